@@ -1,0 +1,360 @@
+/* cli.c - the command line: commands, options declared once, parsing, help. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+
+enum {
+	OPT_HELP = 'h', OPT_VERSION = 'V', OPT_REPORT = 'r',
+	OPT_LABEL = 'k', OPT_RUNS = 'n', OPT_RESULTS = 'd', OPT_WORKLOAD = 'w',
+	OPT_JOBS = 'j', OPT_OTHER = 'o', OPT_TIME = 't',
+	OPT_WORK_DIR = 256, OPT_QUICK, OPT_SCALE, OPT_LEAD_TIME, OPT_BASELINE,
+	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
+	OPT_MEM_SIZE, OPT_ROOT,
+};
+
+#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD)
+#define LOADS (CMD_RUN | CMD_LOAD | CMD_LIST)
+
+/* Every option, once: parsing and --help both come from this table. */
+static const struct opt {
+	int id;
+	const char *name;
+	const char *arg;
+	unsigned cmds;
+	const char *help;
+} opts[] = {
+	{ OPT_LABEL, "label", "LABEL", CMD_RUN,
+	  "label of this kernel's results (default: uname -r)" },
+	{ OPT_RUNS, "runs", "N", CMD_RUN,
+	  "rounds of every run type (default 3)" },
+	{ OPT_WORKLOAD, "workload", "KIND", CMD_RUN,
+	  "reference workload: builtin (default)" },
+	{ OPT_SCALE, "scale", "N", CMD_RUN,
+	  "translation units of the builtin workload" },
+	{ OPT_JOBS, "jobs", "N", CMD_RUN,
+	  "parallel make jobs (default 4 x online CPUs)" },
+	{ OPT_LEAD_TIME, "lead-time", "SECONDS", CMD_RUN,
+	  "wait between loads ready and the timed build (default 3, --quick 1)" },
+	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT,
+	  "results directory (default ./contest-results)" },
+	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT,
+	  "divide every Time by this label's noload Time" },
+	{ OPT_TIME, "time", "SECONDS", CMD_LOAD,
+	  "how long to run the load (default 10)" },
+	{ OPT_WORK_DIR, "work-dir", "DIR", CMD_RUN | CMD_LOAD,
+	  "where the workload and scratch live (default ./contest-work)" },
+	{ OPT_QUICK, "quick", NULL, LOADS,
+	  "shrink the workload and loads: a suite in about a minute" },
+	{ OPT_OTHER, "other-dir", "DIR", LOADS,
+	  "directory on another disk, for io_other" },
+	{ OPT_LOAD_NICE, "load-nice", "N", CMD_RUN | CMD_LOAD,
+	  "run every load process at nice N (-20 to 19; default 0)" },
+	{ OPT_PROCS, "procs", "N", LOADS,
+	  "process_load: processes in the ring (default 4 x CPUs)" },
+	{ OPT_CHUNKS, "chunks", "N", LOADS,
+	  "process_load: chunks passed around the ring (default 2)" },
+	{ OPT_CHUNK_SIZE, "chunk-size", "SIZE", LOADS,
+	  "process_load: bytes in a chunk (default 8K)" },
+	{ OPT_IO_SIZE, "io-size", "SIZE", LOADS,
+	  "io_load, io_other, read_load: file size (default RAM, bounded by free space)" },
+	{ OPT_MEM_SIZE, "mem-size", "SIZE", LOADS,
+	  "mem_load: memory referenced (default 110% of RAM, bounded without swap)" },
+	{ OPT_ROOT, "root", "DIR", LOADS,
+	  "list_load: where the listing starts (default /)" },
+	{ OPT_REPORT, "report", NULL, ALL,
+	  "same as the report command (contest's -r habit)" },
+	{ OPT_HELP, "help", NULL, ALL, "print this help and exit" },
+	{ OPT_VERSION, "version", NULL, ALL, "print the version and exit" },
+};
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("contest: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'contest --help' for more information.\n", stderr);
+	return 2;
+}
+
+void cli_help(FILE *f, const struct command *cmds)
+{
+	static const struct { unsigned cmds; const char *title; } groups[] = {
+		{ CMD_RUN, "Options of run" },
+		{ CMD_RUN | CMD_REPORT, "Options of run and report" },
+		{ CMD_REPORT, "Options of report" },
+		{ CMD_LOAD, "Options of load" },
+		{ CMD_RUN | CMD_LOAD, "Options of run and load" },
+		{ LOADS, "Load options (run, load, and list for the sizes)" },
+		{ ALL, "Options of every command" },
+	};
+
+	fputs("Usage:\n", f);
+	for (const struct command *c = cmds; c->name; c++)
+		fprintf(f, "  contest %s %s\n", c->name, c->usage);
+	fputs("  contest -r ...                same as contest report\n\n"
+	      "contest times a kernel compile alone and under background loads and\n"
+	      "prints one table per run type, one row per kernel.\n\nCommands:\n", f);
+	for (const struct command *c = cmds; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	for (size_t g = 0; g < ARRAY_SIZE(groups); g++) {
+		fprintf(f, "\n%s:\n", groups[g].title);
+		for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+			const struct opt *o = &opts[i];
+			char left[64];
+			int n;
+
+			if (o->cmds != groups[g].cmds)
+				continue;
+			if (o->id < 256)
+				n = snprintf(left, sizeof(left), "-%c, ", o->id);
+			else
+				n = snprintf(left, sizeof(left), "    ");
+			snprintf(left + n, sizeof(left) - (size_t)n, "--%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+			fprintf(f, "  %-24s %s\n", left, o->help);
+		}
+	}
+	fputs("\nSizes take K, M, G or T (powers of 1024).  Run types: see 'contest list'.\n"
+	      "Manual: man contest.\n", f);
+}
+
+static const struct command *find_command(const struct command *cmds, const char *name)
+{
+	for (const struct command *c = cmds; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* Which command: a first word naming one, else -r anywhere, else run. */
+static int pick_command(int argc, char **argv, const struct command *cmds, int *first)
+{
+	const struct command *c;
+
+	*first = 1;
+	if (argc > 1 && (c = find_command(cmds, argv[1]))) {
+		*first = 2;
+		return c->id;
+	}
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-r") || !strcmp(argv[i], "--report"))
+			return CMD_REPORT;
+	return CMD_RUN;
+}
+
+static void defaults(struct config *cfg, int argc, char **argv)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->runs = 3;
+	cfg->results = "contest-results";
+	cfg->work_dir = "contest-work";
+	cfg->workload = "builtin";
+	cfg->lead_time = -1;
+	cfg->seconds = 10;
+	cfg->list_root = "/";
+	cfg->argc = argc;
+	cfg->argv = argv;
+}
+
+static int size_option(uint64_t *out, const char *name, const char *arg,
+		       uint64_t min, uint64_t max)
+{
+	char lo[32], hi[32];
+
+	if (parse_size(arg, out) == 0 && *out >= min && *out <= max)
+		return 0;
+	format_size(min, lo, sizeof(lo));
+	format_size(max, hi, sizeof(hi));
+	return usage_error("%s wants a size from %s to %s (suffix K, M, G or T), not '%s'",
+			   name, lo, hi, arg);
+}
+
+static int set_option(struct config *cfg, int id, const char *name, char *arg)
+{
+	switch (id) {
+	case OPT_LABEL:
+		cfg->label = arg;
+		return 0;
+	case OPT_RUNS:
+		if (parse_u64(arg, 1, 1000, &cfg->runs))
+			return usage_error("%s wants a whole number from 1 to 1000, not '%s'",
+					   name, arg);
+		return 0;
+	case OPT_RESULTS:
+		cfg->results = arg;
+		return 0;
+	case OPT_WORKLOAD:
+		cfg->workload = arg;
+		return 0;
+	case OPT_WORK_DIR:
+		cfg->work_dir = arg;
+		return 0;
+	case OPT_QUICK:
+		cfg->quick = 1;
+		return 0;
+	case OPT_SCALE:
+		if (parse_u64(arg, 1, 100000, &cfg->scale))
+			return usage_error("%s wants a whole number from 1 to 100000, not '%s'",
+					   name, arg);
+		return 0;
+	case OPT_JOBS:
+		if (parse_u64(arg, 1, 4096, &cfg->jobs))
+			return usage_error("%s wants a whole number from 1 to 4096, not '%s'",
+					   name, arg);
+		return 0;
+	case OPT_LEAD_TIME:
+		if (parse_seconds(arg, 0, 3600, &cfg->lead_time))
+			return usage_error("%s wants seconds from 0 to 3600, not '%s'",
+					   name, arg);
+		return 0;
+	case OPT_TIME:
+		if (parse_seconds(arg, 0.1, 86400, &cfg->seconds))
+			return usage_error("%s wants seconds from 0.1 to 86400, not '%s'",
+					   name, arg);
+		return 0;
+	case OPT_OTHER:
+		cfg->other_dir = arg;
+		return 0;
+	case OPT_LOAD_NICE:
+		if (parse_i64(arg, -20, 19, &cfg->load_nice))
+			return usage_error("%s wants a nice value from -20 to 19, not '%s'",
+					   name, arg);
+		return 0;
+	case OPT_PROCS:
+		if (parse_u64(arg, 2, 4096, &cfg->procs))
+			return usage_error("%s wants a whole number from 2 to 4096, not '%s'",
+					   name, arg);
+		return 0;
+	case OPT_CHUNKS:
+		if (parse_u64(arg, 1, 4096, &cfg->chunks))
+			return usage_error("%s wants a whole number from 1 to 4096, not '%s'",
+					   name, arg);
+		return 0;
+	case OPT_CHUNK_SIZE:
+		return size_option(&cfg->chunk_size, name, arg, 1, UINT64_C(1) << 30);
+	case OPT_IO_SIZE:
+		return size_option(&cfg->io_size, name, arg, 1 << 20, UINT64_C(1) << 50);
+	case OPT_MEM_SIZE:
+		return size_option(&cfg->mem_size, name, arg, 1 << 20, UINT64_C(1) << 50);
+	case OPT_ROOT:
+		cfg->list_root = arg;
+		return 0;
+	case OPT_BASELINE:
+		cfg->baseline = arg;
+		return 0;
+	case OPT_REPORT:
+		return 0;
+	}
+	return usage_error("internal error: option %d", id);
+}
+
+static const struct opt *opt_by_id(int id)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (opts[i].id == id)
+			return &opts[i];
+	return NULL;
+}
+
+/* An option getopt did not take: another command's, or no option at all. */
+static int unknown_option(const struct command *cmds, enum cmd cmd, int shortopt,
+			  const char *word)
+{
+	const struct opt *o = NULL;
+	const char *cname = "run";
+
+	for (const struct command *c = cmds; c->name; c++)
+		if (c->id == cmd)
+			cname = c->name;
+	if (shortopt) {
+		o = opt_by_id(shortopt);
+	} else if (!strncmp(word, "--", 2)) {
+		size_t n = strcspn(word + 2, "=");
+
+		for (size_t i = 0; i < ARRAY_SIZE(opts) && !o; i++)
+			if (strlen(opts[i].name) == n && !strncmp(opts[i].name, word + 2, n))
+				o = &opts[i];
+	}
+	if (o)
+		return usage_error("option '%s' does not apply to the %s command", word, cname);
+	return usage_error("unknown option '%s'", word);
+}
+
+int cli_parse(int argc, char **argv, const struct command *cmds, struct config *cfg)
+{
+	struct option longopts[ARRAY_SIZE(opts) + 1];
+	char shortopts[3 * ARRAY_SIZE(opts) + 3] = "+:";
+	size_t nl = 0, ns = 2;
+	int first, c, idx;
+
+	defaults(cfg, argc, argv);
+	cfg->cmd = (enum cmd)pick_command(argc, argv, cmds, &first);
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+		const struct opt *o = &opts[i];
+
+		if (!(o->cmds & cfg->cmd))
+			continue;
+		longopts[nl++] = (struct option){ o->name,
+			o->arg ? required_argument : no_argument, NULL, o->id };
+		if (o->id < 256) {
+			shortopts[ns++] = (char)o->id;
+			if (o->arg)
+				shortopts[ns++] = ':';
+		}
+	}
+	longopts[nl] = (struct option){ 0 };
+	shortopts[ns] = '\0';
+	shortopts[0] = '-';	/* keep positional arguments in order */
+
+	opterr = 0;
+	optind = first;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
+		const struct opt *o;
+		const char *bad = argv[optind - 1];
+
+		if (c == 1) {
+			cfg->args = xrealloc(cfg->args, (size_t)(cfg->nargs + 1) * sizeof(char *));
+			cfg->args[cfg->nargs++] = optarg;
+			continue;
+		}
+		if (c == ':')
+			return usage_error("option '%s' needs a value", bad);
+		if (c == '?')
+			return unknown_option(cmds, cfg->cmd, optopt, bad);
+		if (c == OPT_HELP) {
+			cli_help(stdout, cmds);
+			return -1;
+		}
+		if (c == OPT_VERSION) {
+			printf("contest %s\n", PACKAGE_VERSION);
+			return -1;
+		}
+		char shown[64];
+		int r;
+
+		o = opt_by_id(c);
+		if (c < 256)
+			snprintf(shown, sizeof(shown), "-%c/--%s", c, o->name);
+		else
+			snprintf(shown, sizeof(shown), "--%s", o->name);
+		r = set_option(cfg, c, shown, optarg);
+
+		if (r)
+			return r;
+	}
+	for (; optind < argc; optind++) {
+		cfg->args = xrealloc(cfg->args, (size_t)(cfg->nargs + 1) * sizeof(char *));
+		cfg->args[cfg->nargs++] = argv[optind];
+	}
+	return 0;
+}

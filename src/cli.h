@@ -1,0 +1,57 @@
+/* cli.h - the command line: commands, options declared once, parsing, help. */
+#ifndef CONTEST_CLI_H
+#define CONTEST_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum cmd {
+	CMD_RUN = 1 << 0,
+	CMD_REPORT = 1 << 1,
+	CMD_LIST = 1 << 2,
+	CMD_LOAD = 1 << 3,
+};
+
+/* Everything the user asked for. */
+struct config {
+	enum cmd cmd;
+	const char *label;      /* -k */
+	uint64_t runs;          /* -n */
+	const char *results;    /* -d */
+	const char *workload;   /* -w */
+	const char *work_dir;   /* --work-dir */
+	int quick;              /* --quick */
+	uint64_t scale;         /* --scale, 0 = default */
+	uint64_t jobs;          /* -j, 0 = 4 x ncpus */
+	double lead_time;       /* --lead-time, < 0 = default */
+	const char *baseline;   /* --baseline */
+	double seconds;         /* load -t */
+	const char *other_dir;  /* -o */
+	int64_t load_nice;      /* --load-nice */
+	uint64_t procs, chunks, chunk_size; /* process_load */
+	uint64_t io_size, mem_size;
+	const char *list_root;  /* --root */
+	char **args;            /* run types (run) or labels (report) */
+	int nargs;
+	int argc;               /* the whole command line, for the records */
+	char **argv;
+};
+
+/* A subcommand: main.c keeps the table, cli.c prints it in --help. */
+struct command {
+	const char *name;
+	enum cmd id;
+	int (*fn)(struct config *cfg);
+	const char *usage;   /* after "contest NAME " */
+	const char *summary;
+};
+
+/* Parse argv into cfg.  Returns -1 when the command line asked for --help or
+ * --version (already printed), 2 on a usage error (message on stderr), 0 to
+ * go on. */
+int cli_parse(int argc, char **argv, const struct command *cmds, struct config *cfg);
+void cli_help(FILE *f, const struct command *cmds);
+/* "contest: MESSAGE" and the hint to --help on stderr; returns 2. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

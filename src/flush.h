@@ -1,0 +1,10 @@
+/* flush.h - empty the page cache before a timed run. */
+#ifndef CONTEST_FLUSH_H
+#define CONTEST_FLUSH_H
+
+/* sync, then drop every clean cached page where permitted (root), else
+ * posix_fadvise(DONTNEED) over every file below each directory in dirs
+ * (NULL-terminated).  Returns the method used: "drop_caches" or "fadvise". */
+const char *flush_caches(const char *const dirs[]);
+
+#endif

@@ -1,0 +1,482 @@
+/* harness.c - one timed run: flush, start the load, time the workload, stop.
+ *
+ * Load processes are forked here, share one process group, get
+ * PR_SET_PDEATHSIG and oom_score_adj 1000, and report readiness over a pipe
+ * and work through a shared page.  The run's figures come from the timed
+ * window only: work and CPU are sampled when the build starts and ends. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "flush.h"
+#include "fsutil.h"
+#include "harness.h"
+#include "proc.h"
+#include "util.h"
+
+/* The part of a load process the harness and the process share. */
+struct load_proc {
+	_Atomic uint64_t work;	/* bits of a double: units done */
+	char why[200];		/* set by load_fail() */
+};
+
+struct proc_state {
+	pid_t pid;
+	int reaped;
+	int status;
+	struct rusage ru;
+	int64_t user0_ns, sys0_ns; /* CPU at loadset_mark() */
+};
+
+struct loadset {
+	struct harness *h;
+	struct load_ctx *c;
+	struct load_proc *shm;
+	struct proc_state *ps;
+	unsigned n;
+	pid_t pgid;
+};
+
+/* ---- inside a load process ---------------------------------------------- */
+
+static volatile sig_atomic_t child_stop;
+static int child_ready_fd = -1;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	child_stop = 1;
+}
+
+void load_ready(struct load_ctx *c)
+{
+	(void)c;
+	if (child_ready_fd >= 0) {
+		char b = 'r';
+
+		while (write(child_ready_fd, &b, 1) < 0 && errno == EINTR)
+			;
+		close(child_ready_fd);
+		child_ready_fd = -1;
+	}
+}
+
+int load_stopping(void)
+{
+	return child_stop;
+}
+
+void load_progress(struct load_ctx *c, double units)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &units, sizeof(bits));
+	atomic_store_explicit(&c->self->work, bits, memory_order_relaxed);
+}
+
+int load_fail(struct load_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->self->why, sizeof(c->self->why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void write_small(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (write(fd, text, strlen(text)) < 0) {
+			/* not fatal: the kernel may not allow it */
+		}
+		close(fd);
+	}
+}
+
+static void child_main(struct loadset *ls, unsigned idx, int ready_fd)
+{
+	struct sigaction sa;
+	int rc;
+
+	child_ready_fd = ready_fd;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;	/* no SA_RESTART: blocking calls return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	write_small("/proc/self/oom_score_adj", "1000");
+	if (ls->h->load_nice) {
+		setpriority(PRIO_PROCESS, 0, ls->h->load_nice);
+	}
+	ls->c->self = &ls->shm[idx];
+	rc = ls->c->ops->run(ls->c, idx);
+	if (rc && !ls->shm[idx].why[0])
+		snprintf(ls->shm[idx].why, sizeof(ls->shm[idx].why), "failed");
+	_exit(rc ? 1 : 0);
+}
+
+/* ---- in the harness ------------------------------------------------------ */
+
+static void describe_death(struct loadset *ls, unsigned i, char *why, size_t len)
+{
+	char how[64];
+
+	proc_describe(ls->ps[i].status, how, sizeof(how));
+	if (ls->shm[i].why[0])
+		snprintf(why, len, "%s process %u: %s", ls->c->ops->name, i, ls->shm[i].why);
+	else
+		snprintf(why, len, "%s process %u (pid %d) died: %s", ls->c->ops->name, i,
+			 (int)ls->ps[i].pid, how);
+}
+
+int loadset_check(struct loadset *ls, char *why, size_t len)
+{
+	for (unsigned i = 0; i < ls->n; i++) {
+		struct proc_state *p = &ls->ps[i];
+
+		if (!p->reaped && wait4(p->pid, &p->status, WNOHANG, &p->ru) == p->pid)
+			p->reaped = 1;
+		if (p->reaped) {
+			describe_death(ls, i, why, len);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int wait_ready(struct loadset *ls, int fd, char *why, size_t len)
+{
+	int64_t deadline = mono_ns() + ls->h->ready_timeout_ns;
+	unsigned ready = 0;
+
+	while (ready < ls->n) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		char buf[64];
+		int r = poll(&pfd, 1, 100);
+
+		if (proc_interrupted()) {
+			snprintf(why, len, "interrupted");
+			return -1;
+		}
+		if (r > 0) {
+			ssize_t n = read(fd, buf, sizeof(buf));
+
+			if (n > 0)
+				ready += (unsigned)n;
+		}
+		if (ready < ls->n && loadset_check(ls, why, len))
+			return -1;
+		if (mono_ns() > deadline) {
+			snprintf(why, len, "%s: only %u of %u processes ready after %.0f s",
+				 ls->c->ops->name, ready, ls->n,
+				 (double)ls->h->ready_timeout_ns / NS_PER_SEC);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void loadset_free(struct loadset *ls)
+{
+	if (ls->shm)
+		munmap(ls->shm, ls->n * sizeof(*ls->shm));
+	free(ls->ps);
+	free(ls);
+}
+
+struct loadset *loadset_start(struct harness *h, struct load_ctx *c, char *why, size_t len)
+{
+	struct loadset *ls = xcalloc(1, sizeof(*ls));
+	int pfd[2];
+
+	ls->h = h;
+	ls->c = c;
+	ls->n = c->nprocs ? c->nprocs : 1;
+	ls->ps = xcalloc(ls->n, sizeof(*ls->ps));
+	ls->shm = mmap(NULL, ls->n * sizeof(*ls->shm), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ls->shm == MAP_FAILED) {
+		ls->shm = NULL;
+		snprintf(why, len, "mmap: %s", strerror(errno));
+		loadset_free(ls);
+		return NULL;
+	}
+	if (pipe2(pfd, O_CLOEXEC)) {
+		snprintf(why, len, "pipe: %s", strerror(errno));
+		loadset_free(ls);
+		return NULL;
+	}
+	for (unsigned i = 0; i < ls->n; i++) {
+		pid_t pid = proc_fork(ls->pgid);
+
+		if (pid == 0) {
+			close(pfd[0]);
+			child_main(ls, i, pfd[1]);
+		}
+		if (pid < 0) {
+			snprintf(why, len, "fork: %s", strerror(errno));
+			close(pfd[0]);
+			close(pfd[1]);
+			loadset_stop(ls, NULL, NULL, NULL, 0);
+			return NULL;
+		}
+		ls->ps[i].pid = pid;
+		if (!ls->pgid)
+			ls->pgid = pid;
+	}
+	close(pfd[1]);
+	if (wait_ready(ls, pfd[0], why, len)) {
+		close(pfd[0]);
+		loadset_stop(ls, NULL, NULL, NULL, 0);
+		return NULL;
+	}
+	close(pfd[0]);
+	return ls;
+}
+
+double loadset_work(const struct loadset *ls)
+{
+	double sum = 0;
+
+	for (unsigned i = 0; i < ls->n; i++) {
+		uint64_t bits = atomic_load_explicit(&ls->shm[i].work, memory_order_relaxed);
+		double v;
+
+		memcpy(&v, &bits, sizeof(v));
+		sum += v;
+	}
+	return sum;
+}
+
+/* utime and stime of a live process, from /proc/PID/stat. */
+static void proc_cpu(pid_t pid, int64_t *user_ns, int64_t *sys_ns)
+{
+	static long hz;
+	char path[64], buf[1024], *p;
+	unsigned long long ut = 0, st = 0;
+
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK);
+	*user_ns = *sys_ns = 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) || !(p = strrchr(buf, ')')))
+		return;
+	/* after ") ": state is field 3, utime 14, stime 15 */
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+		   &ut, &st) == 2) {
+		*user_ns = (int64_t)(ut * (NS_PER_SEC / hz));
+		*sys_ns = (int64_t)(st * (NS_PER_SEC / hz));
+	}
+}
+
+void loadset_mark(struct loadset *ls)
+{
+	for (unsigned i = 0; i < ls->n; i++)
+		if (!ls->ps[i].reaped)
+			proc_cpu(ls->ps[i].pid, &ls->ps[i].user0_ns, &ls->ps[i].sys0_ns);
+}
+
+int64_t loadset_cpu_ns(const struct loadset *ls)
+{
+	int64_t sum = 0;
+
+	for (unsigned i = 0; i < ls->n; i++) {
+		int64_t u, s;
+
+		if (ls->ps[i].reaped)
+			continue;
+		proc_cpu(ls->ps[i].pid, &u, &s);
+		sum += u + s;
+	}
+	return sum;
+}
+
+int loadset_stop(struct loadset *ls, int64_t *user_ns, int64_t *sys_ns,
+		 char *why, size_t len)
+{
+	int64_t deadline = mono_ns() + ls->h->grace_ns;
+	int ret = 0;
+
+	for (unsigned i = 0; i < ls->n; i++)
+		if (ls->ps[i].pid > 0 && !ls->ps[i].reaped)
+			kill(ls->ps[i].pid, SIGTERM);
+	for (;;) {
+		unsigned left = 0;
+
+		for (unsigned i = 0; i < ls->n; i++) {
+			struct proc_state *p = &ls->ps[i];
+
+			if (p->pid > 0 && !p->reaped &&
+			    wait4(p->pid, &p->status, WNOHANG, &p->ru) == p->pid)
+				p->reaped = 1;
+			left += p->pid > 0 && !p->reaped;
+		}
+		if (!left || mono_ns() > deadline)
+			break;
+		sleep_ns(5 * 1000 * 1000);
+	}
+	for (unsigned i = 0; i < ls->n; i++) {
+		struct proc_state *p = &ls->ps[i];
+
+		if (p->pid <= 0 || p->reaped)
+			continue;
+		kill(p->pid, SIGKILL);
+		while (wait4(p->pid, &p->status, 0, &p->ru) < 0 && errno == EINTR)
+			;
+		p->reaped = 1;
+	}
+	for (unsigned i = 0; i < ls->n; i++) {
+		struct proc_state *p = &ls->ps[i];
+
+		if (p->pid <= 0)
+			continue;
+		if (user_ns)
+			*user_ns += timeval_ns(&p->ru.ru_utime) - p->user0_ns;
+		if (sys_ns)
+			*sys_ns += timeval_ns(&p->ru.ru_stime) - p->sys0_ns;
+		if (!ret && why && (ls->shm[i].why[0] ||
+		    (WIFEXITED(p->status) && WEXITSTATUS(p->status)))) {
+			describe_death(ls, i, why, len);
+			ret = -1;
+		}
+	}
+	loadset_free(ls);
+	return ret;
+}
+
+/* ---- one run ------------------------------------------------------------- */
+
+static void invalid(struct run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void invalid(struct run *run, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	if (!run->valid)
+		return;	/* keep the first reason */
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	run->valid = 0;
+	free(run->reason);
+	run->reason = xstrdup(buf);
+}
+
+static int timed_build(struct harness *h, struct loadset *ls, struct run *run)
+{
+	struct build b;
+	char why[512];
+	double w0 = 0;
+
+	if (ls) {
+		loadset_mark(ls);
+		w0 = loadset_work(ls);
+	}
+	if (workload_run(h->wl, h->wl->build, &b, why, sizeof(why))) {
+		if (proc_interrupted())
+			return -1;
+		invalid(run, "%s", why);
+		return 0;
+	}
+	run->elapsed_ns = b.elapsed_ns;
+	run->user_ns = b.user_ns;
+	run->sys_ns = b.sys_ns;
+	if (ls)
+		run->work = loadset_work(ls) - w0;
+	if (!WIFEXITED(b.status) || WEXITSTATUS(b.status)) {
+		char how[64];
+
+		proc_describe(b.status, how, sizeof(how));
+		invalid(run, "the workload failed: %s", how);
+		msg("the build failed (%s); the end of its log:", how);
+		workload_log_tail(h->wl, 20, stderr);
+	}
+	return 0;
+}
+
+int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
+		struct run *run)
+{
+	struct loadset *ls = NULL;
+	struct build b;
+	char why[512];
+	int ret = 0;
+
+	run->valid = 1;
+	run->flush = xstrdup("none");
+	if (workload_run(h->wl, h->wl->clean, &b, why, sizeof(why)) ||
+	    !WIFEXITED(b.status) || WEXITSTATUS(b.status)) {
+		if (proc_interrupted())
+			return -1;
+		invalid(run, "cleaning the tree failed");
+		return 0;
+	}
+	if (c && c->ops->setup && c->ops->setup(c, why, sizeof(why))) {
+		invalid(run, "%s setup: %s", c->ops->name, why);
+		goto cleanup;
+	}
+	if (!rt->cacherun) {
+		free(run->flush);
+		run->flush = xstrdup(flush_caches(h->flush_dirs));
+	}
+	if (c) {
+		ls = loadset_start(h, c, why, sizeof(why));
+		if (!ls) {
+			if (proc_interrupted()) {
+				ret = -1;
+				goto cleanup;
+			}
+			invalid(run, "%s", why);
+			goto cleanup;
+		}
+		for (int64_t end = mono_ns() + h->lead_ns; mono_ns() < end;) {
+			if (proc_interrupted() || loadset_check(ls, why, sizeof(why)))
+				break;
+			sleep_ns(end - mono_ns() < 100000000 ? end - mono_ns() : 100000000);
+		}
+		if (proc_interrupted()) {
+			ret = -1;
+			goto stop;
+		}
+		if (loadset_check(ls, why, sizeof(why))) {
+			invalid(run, "%s", why);
+			goto stop;
+		}
+	}
+	if (timed_build(h, ls, run)) {
+		ret = -1;
+		goto stop;
+	}
+	if (ls && loadset_check(ls, why, sizeof(why)))
+		invalid(run, "%s during the timed run", why);
+stop:
+	if (ls) {
+		if (loadset_stop(ls, &run->load_user_ns, &run->load_sys_ns, why, sizeof(why)))
+			invalid(run, "%s", why);
+		if (run->load_user_ns < 0)
+			run->load_user_ns = 0;
+		if (run->load_sys_ns < 0)
+			run->load_sys_ns = 0;
+		if (run->valid && run->work <= 0)
+			invalid(run, "%s did no work during the timed run", c->ops->name);
+	}
+cleanup:
+	if (c && c->ops->cleanup)
+		c->ops->cleanup(c);
+	return ret;
+}

@@ -1,0 +1,50 @@
+/* harness.h - one timed run: flush, start the load, time the workload, stop. */
+#ifndef CONTEST_HARNESS_H
+#define CONTEST_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "load.h"
+#include "record.h"
+#include "runtype.h"
+#include "workload.h"
+
+struct harness {
+	struct workload *wl;
+	const char *const *flush_dirs; /* what fadvise flushing covers */
+	int64_t lead_ns;               /* between "all loads ready" and the build */
+	int64_t grace_ns;              /* between SIGTERM and SIGKILL */
+	int64_t ready_timeout_ns;      /* how long a load may take to get ready */
+	int load_nice;                 /* nice of every load process */
+};
+
+/* A started load: its processes and their counters. */
+struct loadset;
+
+/* Fork c->nprocs processes running c->ops->run and wait until every one is
+ * ready.  NULL with why when one fails or dies first, or a stop signal
+ * arrives (everything is then stopped and reaped). */
+struct loadset *loadset_start(struct harness *h, struct load_ctx *c, char *why, size_t len);
+/* Work units completed so far, all processes together. */
+double loadset_work(const struct loadset *ls);
+/* CPU time (user + system) used so far by all processes, from /proc. */
+int64_t loadset_cpu_ns(const struct loadset *ls);
+/* 0 while every process lives; else -1 with what happened in why. */
+int loadset_check(struct loadset *ls, char *why, size_t len);
+/* Stop (SIGTERM, grace, SIGKILL), reap with wait4 and free.  Adds the
+ * processes' user and system time since loadset_mark() to *user_ns and
+ * *sys_ns.  Returns 0, or -1 with why when a process failed. */
+int loadset_stop(struct loadset *ls, int64_t *user_ns, int64_t *sys_ns,
+		 char *why, size_t len);
+/* Start counting CPU from now (per process, from /proc/PID/stat). */
+void loadset_mark(struct loadset *ls);
+
+/* One run of type rt (c: its load context, or NULL): clean, setup, flush,
+ * load, lead time, timed build, stop.  Fills the figures, validity and
+ * reason of *run.  Returns 0, or -1 when a stop signal interrupted it (all
+ * children stopped and reaped). */
+int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
+		struct run *run);
+
+#endif

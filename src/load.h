@@ -1,0 +1,97 @@
+/* load.h - the contract between the harness and one background load. */
+#ifndef CONTEST_LOAD_H
+#define CONTEST_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the harness knows about the machine and the user's choices.  Filled
+ * once per suite; loads read it and never change it.  Sizes are bytes; a
+ * zero tunable means "the load's default". */
+struct load_env {
+	const char *tree;       /* the workload's source tree (read only) */
+	const char *work_dir;   /* contest's work directory: never walk or touch */
+	const char *other_dir;  /* -o DIR for io_other, or NULL */
+	const char *list_root;  /* --root for list_load (default "/") */
+	unsigned ncpus;         /* online CPUs */
+	int quick;              /* --quick: shrink every size */
+	uint64_t mem_total;     /* MemTotal */
+	uint64_t mem_available; /* MemAvailable at preflight */
+	uint64_t swap_free;     /* SwapFree at preflight */
+	/* tunables from the command line, 0 = default */
+	uint64_t io_size;
+	uint64_t mem_size;
+	unsigned procs;
+	unsigned chunks;
+	uint64_t chunk_size;
+};
+
+/* One load within one suite.  The harness owns it; a load keeps its own
+ * state in `priv` and its resolved size in `size`. */
+struct load_ctx {
+	const struct load_env *env;
+	const struct load_ops *ops;
+	const char *scratch;    /* this load's own directory, created and removed by the harness */
+	uint64_t size;          /* the size the load resolved in check(), for plans and records */
+	/* One unit of Loads in natural terms, for `contest load`: e.g. 10000
+	 * and "hops", or the archive's size in MB and "MB".  Set by check(),
+	 * prepare() or setup(); 0 = not known. */
+	double natural_per_unit;
+	const char *natural_unit;
+	unsigned nprocs;        /* processes to fork for run(); setup() may change it (default 1) */
+	void *priv;             /* the load's own state */
+	struct load_proc *self; /* harness-private: the calling process's slot */
+};
+
+enum {
+	LOAD_TEST_ONLY = 1 << 0,  /* for the test suite: never in the default suite */
+	LOAD_NEEDS_OTHER = 1 << 1 /* needs -o DIR */
+};
+
+/* A load.  Only `run` is required.  Everything but run() happens in the
+ * harness process; run() happens in each of the nprocs load processes, which
+ * the harness forks, puts in the load's process group and reaps.
+ *
+ * A load never calls exit(), never prints to stdout and never installs a
+ * signal handler.  Error texts go into `why` (check, prepare, setup) or
+ * through load_fail() (run). */
+struct load_ops {
+	const char *name;    /* "process_load" */
+	const char *summary; /* one line for `contest list` */
+	const char *unit;    /* what one unit of Loads is: "one complete archive" */
+	unsigned flags;
+
+	/* Preflight, once per suite before anything heavy: resolve sizes into
+	 * c->size, check that the load can run here.  0, or -1 with why. */
+	int (*check)(struct load_ctx *c, char *why, size_t len);
+	/* After check(): what the load will use here, in words, for `contest
+	 * list` and the plan ("4.0 GiB file in DIR", "entries: 1234").  Without
+	 * it, c->size is shown as a size in bytes. */
+	void (*describe)(const struct load_ctx *c, char *buf, size_t len);
+	/* Once per suite, untimed, before the warm-up: build inputs that every
+	 * run reuses (an archive, a file to read).  0, or -1 with why. */
+	int (*prepare)(struct load_ctx *c, char *why, size_t len);
+	/* Before each run, untimed and before the cache flush.  0, or -1 with why. */
+	int (*setup)(struct load_ctx *c, char *why, size_t len);
+	/* In each load process, idx = 0 .. nprocs-1.  Call load_ready() once
+	 * this process's own preparation is done, then work until
+	 * load_stopping(), reporting with load_progress().  Return 0 when
+	 * stopped, or load_fail(). */
+	int (*run)(struct load_ctx *c, unsigned idx);
+	/* After each run, once every load process has been reaped. */
+	void (*cleanup)(struct load_ctx *c);
+	/* Once at the end of the suite (also on error): free what prepare made. */
+	void (*finish)(struct load_ctx *c);
+};
+
+/* For run(), in a load process. */
+void load_ready(struct load_ctx *c);
+int load_stopping(void);
+/* The absolute number of units this process has completed so far,
+ * fractions included (bytes done / bytes per unit). */
+void load_progress(struct load_ctx *c, double units);
+/* Record why the load failed; returns -1 for `return load_fail(...)`. */
+int load_fail(struct load_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,121 @@
+/* main.c - contest: the command table and the small commands. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report.h"
+#include "runtype.h"
+#include "store.h"
+#include "suite.h"
+#include "util.h"
+
+static int cmd_run(struct config *cfg)
+{
+	return suite_main(cfg);
+}
+
+static int cmd_report(struct config *cfg)
+{
+	struct report_opts o = {
+		.baseline = cfg->baseline, .labels = cfg->args, .nlabels = (size_t)cfg->nargs,
+	};
+	struct store st;
+	char why[512];
+	int ret = 0;
+
+	if (store_load(cfg->results, &st, why, sizeof(why))) {
+		msg("%s", why);
+		return 1;
+	}
+	if (report_print(stdout, &st, &o, why, sizeof(why))) {
+		msg("%s", why);
+		ret = 1;
+	}
+	store_free(&st);
+	return ret;
+}
+
+static int cmd_load(struct config *cfg)
+{
+	return load_main(cfg);
+}
+
+/* What a load would use here: its resolved size, or why it cannot run. */
+static void describe_load(const struct load_env *e, const struct load_ops *ops,
+			  char *buf, size_t len)
+{
+	struct load_ctx *c = suite_load_ctx(e, ops, e->work_dir, buf, len);
+
+	if (!c)
+		return;
+	if (ops->describe) {
+		ops->describe(c, buf, len);
+	} else if (c->size) {
+		char size[32];
+
+		format_size(c->size, size, sizeof(size));
+		snprintf(buf, len, "size %s", size);
+	} else {
+		buf[0] = '\0';
+	}
+	suite_load_ctx_free(c);
+}
+
+static int cmd_list(struct config *cfg)
+{
+	struct load_env e;
+
+	if (cfg->nargs)
+		return usage_error("list takes no arguments");
+	suite_load_env(cfg, cfg->work_dir, &e);
+	printf("%-13s %-22s %s\n", "Run type", "One unit of Loads", "What runs beside the workload");
+	for (size_t i = 0; i < runtype_count(); i++) {
+		const struct runtype *rt = runtype_at(i);
+		char here[512] = "";
+
+		printf("%-13s %-22s %s%s\n", rt->name, rt->unit, rt->summary,
+		       runtype_default(rt) ? "" : " (not in the default suite)");
+		if (rt->load)
+			describe_load(&e, rt->load, here, sizeof(here));
+		if (here[0])
+			printf("%-13s %-22s here: %s\n", "", "", here);
+	}
+	printf("\nWorkloads:\n  builtin      a generated C source tree, built with make -j(4 x CPUs)\n");
+	return 0;
+}
+
+static const struct command commands[] = {
+	{ "run", CMD_RUN, cmd_run, "[options] [RUNTYPE...]",
+	  "run the benchmark (the default command)" },
+	{ "report", CMD_REPORT, cmd_report, "[options] [LABEL...]",
+	  "print the stored results as contest tables" },
+	{ "load", CMD_LOAD, cmd_load, "NAME [-t SECONDS] [options]",
+	  "run one load alone, with no workload; print its rate and CPU%" },
+	{ "list", CMD_LIST, cmd_list, "[load options]",
+	  "list run types, their Loads units, sizes here, and workloads" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	struct config cfg;
+	int rc = cli_parse(argc, argv, commands, &cfg);
+
+	if (rc == -1)
+		rc = 0;
+	else if (rc == 0) {
+		for (const struct command *c = commands; c->name; c++)
+			if (c->id == cfg.cmd)
+				rc = c->fn(&cfg);
+	}
+	free(cfg.args);
+	if (fflush(stdout) || ferror(stdout)) {
+		msg("error writing output: %s", strerror(errno));
+		return 1;
+	}
+	return rc;
+}

@@ -1,0 +1,195 @@
+/* proc.c - child processes: spawn in a process group, signals, stop and reap. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "proc.h"
+#include "util.h"
+
+static volatile sig_atomic_t stop_signal;
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	if (!stop_signal)
+		stop_signal = sig;
+}
+
+void proc_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
+		sigaction(caught[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int proc_interrupted(void)
+{
+	return stop_signal;
+}
+
+int64_t timeval_ns(const struct timeval *tv)
+{
+	return (int64_t)tv->tv_sec * NS_PER_SEC + (int64_t)tv->tv_usec * 1000;
+}
+
+pid_t proc_fork(pid_t pgid)
+{
+	sigset_t all, old;
+	pid_t parent = getpid(), pid;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = fork();
+	if (pid == 0) {
+		struct sigaction sa;
+
+		setpgid(0, pgid);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);	/* the parent died before prctl */
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
+			sigaction(caught[i], &sa, NULL);
+		sigaction(SIGPIPE, &sa, NULL);
+		sigemptyset(&old);
+	} else if (pid > 0) {
+		setpgid(pid, pgid ? pgid : pid);	/* no race with the child's own call */
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
+pid_t proc_spawn(char *const argv[], const char *dir, int out_fd, char *why, size_t len)
+{
+	int pfd[2], err = 0;
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC)) {
+		snprintf(why, len, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = proc_fork(0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		close(pfd[0]);
+		if (null < 0 || dup2(null, 0) < 0 ||
+		    dup2(out_fd >= 0 ? out_fd : null, 1) < 0 ||
+		    dup2(out_fd >= 0 ? out_fd : null, 2) < 0 ||
+		    (dir && chdir(dir)))
+			err = errno;
+		else
+			execvp(argv[0], argv);
+		if (!err)
+			err = errno;
+		if (write(pfd[1], &err, sizeof(err)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		snprintf(why, len, "fork: %s", strerror(errno));
+		close(pfd[0]);
+		return -1;
+	}
+	do
+		n = read(pfd[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == (ssize_t)sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		snprintf(why, len, "cannot run %s: %s", argv[0], strerror(err));
+		return -1;
+	}
+	return pid;
+}
+
+int proc_wait(pid_t pid, int *status, struct rusage *ru)
+{
+	for (;;) {
+		if (wait4(pid, status, 0, ru) == pid)
+			return 0;
+		if (errno != EINTR)
+			return -1;
+		if (stop_signal)
+			return -1;
+	}
+}
+
+void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru)
+{
+	int64_t deadline = mono_ns() + grace_ns;
+
+	kill(-pid, SIGTERM);
+	kill(-pid, SIGCONT);
+	while (mono_ns() < deadline) {
+		if (wait4(pid, status, WNOHANG, ru) == pid) {
+			kill(-pid, SIGKILL);	/* whatever it left behind */
+			return;
+		}
+		sleep_ns(10 * 1000 * 1000);
+	}
+	kill(-pid, SIGKILL);
+	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
+		;
+}
+
+int proc_first_line(char *const argv[], char *buf, size_t len)
+{
+	int pfd[2], status;
+	char why[200];
+	size_t have = 0;
+	ssize_t n;
+	pid_t pid;
+
+	buf[0] = '\0';
+	if (pipe2(pfd, O_CLOEXEC))
+		return -1;
+	pid = proc_spawn(argv, NULL, pfd[1], why, sizeof(why));
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		return -1;
+	}
+	while (have + 1 < len && (n = read(pfd[0], buf + have, len - 1 - have)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		have += (size_t)n;
+	}
+	buf[have] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	close(pfd[0]);	/* the rest, if any, is not wanted */
+	if (proc_wait(pid, &status, NULL))
+		proc_kill_group(pid, 0, &status, NULL);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+void proc_describe(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by SIG%s", sigabbrev_np(WTERMSIG(status)) ?
+			 sigabbrev_np(WTERMSIG(status)) : "?");
+	else
+		snprintf(buf, len, "status 0x%x", status);
+}

@@ -1,0 +1,43 @@
+/* proc.h - child processes: spawn in a process group, signals, stop and reap. */
+#ifndef CONTEST_PROC_H
+#define CONTEST_PROC_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/* Catch SIGINT, SIGTERM and SIGHUP: the handler only records the signal,
+ * and interrupts blocking calls (no SA_RESTART) so loops can notice. */
+void proc_catch_signals(void);
+/* The signal that asked contest to stop, or 0. */
+int proc_interrupted(void);
+
+/* Fork a child in process group pgid (0: a new group led by the child),
+ * with PR_SET_PDEATHSIG and default signal dispositions.  Returns the pid
+ * in the parent, 0 in the child, -1 on failure. */
+pid_t proc_fork(pid_t pgid);
+
+/* Run argv (no shell) in dir with stdout and stderr on out_fd (-1: /dev/null)
+ * and stdin from /dev/null, in a new process group.  The pid, or -1 with the
+ * reason in why (exec failures included). */
+pid_t proc_spawn(char *const argv[], const char *dir, int out_fd, char *why, size_t len);
+
+/* wait4 for pid.  Returns 0, or -1 when a stop signal arrived first (the
+ * child is then still running). */
+int proc_wait(pid_t pid, int *status, struct rusage *ru);
+/* Stop process group pgid led by pid (SIGTERM, up to grace_ns, SIGKILL) and
+ * reap its leader. */
+void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru);
+
+/* Run argv and keep the first line of its output in buf; -1 when it could
+ * not run or failed. */
+int proc_first_line(char *const argv[], char *buf, size_t len);
+
+/* "exit status 2", "killed by SIGKILL" */
+void proc_describe(int status, char *buf, size_t len);
+
+int64_t timeval_ns(const struct timeval *tv);
+
+#endif

@@ -1,0 +1,66 @@
+/* record.h - one line of the results store: encode, check and decode. */
+#ifndef CONTEST_RECORD_H
+#define CONTEST_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A record line is
+ *	KIND v=1 key=value key=value ... crc=XXXXXXXX\n
+ * Values escape every byte outside printable ASCII, and ' ', '%' and '=',
+ * as %XX; the crc is CRC-32 of everything before " crc=".  Lines starting
+ * with '#' are comments.  A line that fails any check is damaged. */
+#define RECORD_VERSION 1
+
+struct kv {
+	char *key;
+	char *val;
+};
+
+struct record {
+	char kind[16];
+	struct kv *kv;
+	size_t n, cap;
+};
+
+void record_init(struct record *r, const char *kind);
+void record_free(struct record *r);
+void record_set(struct record *r, const char *key, const char *val);
+void record_setf(struct record *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void record_set_i64(struct record *r, const char *key, int64_t v);
+const char *record_get(const struct record *r, const char *key);
+/* The value as a number: 0 when found and valid, -1 otherwise. */
+int record_get_i64(const struct record *r, const char *key, int64_t *out);
+int record_get_double(const struct record *r, const char *key, double *out);
+
+/* The whole line, '\n' included; the caller frees it. */
+char *record_encode(const struct record *r);
+/* Parse one line (with or without its '\n').  0, or -1 with the reason in
+ * why; r is initialised either way. */
+int record_decode(const char *line, size_t len, struct record *r,
+		  char *why, size_t whylen);
+
+uint32_t crc32_buf(const void *buf, size_t len);
+
+/* One timed run, as stored. */
+struct run {
+	char *label;
+	char *type;      /* run type name */
+	char *session;   /* the session it belongs to */
+	char *workload;  /* workload identity */
+	char *flush;     /* drop_caches, fadvise or none */
+	char *reason;    /* why it is invalid, or NULL */
+	int round;
+	int valid;
+	int64_t elapsed_ns, user_ns, sys_ns;
+	double work;     /* load units done during the timed workload */
+	int64_t load_user_ns, load_sys_ns;
+};
+
+void run_to_record(const struct run *run, struct record *r);
+/* -1 with why when a field is missing or bad. */
+int run_from_record(const struct record *r, struct run *run, char *why, size_t len);
+void run_free(struct run *run);
+
+#endif

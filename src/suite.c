@@ -1,0 +1,555 @@
+/* suite.c - the run command: preflight, setup, warm-up, rounds, results. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "fsutil.h"
+#include "harness.h"
+#include "registry.h"
+#include "proc.h"
+#include "report.h"
+#include "runtype.h"
+#include "store.h"
+#include "suite.h"
+#include "util.h"
+
+struct suite {
+	struct config *cfg;
+	char label[LABEL_MAX + 1];
+	const struct runtype *types[64];
+	struct load_ctx *ctx[64];  /* one per type; NULL for noload, cacherun */
+	size_t ntypes;
+	struct load_env env;
+	struct workload wl;
+	struct harness h;
+	char session[64];
+	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
+	int made_work_dir;
+	size_t kept, invalid;
+};
+
+static int pick_types(struct suite *s)
+{
+	struct config *cfg = s->cfg;
+
+	for (int i = 0; i < cfg->nargs; i++) {
+		if (!runtype_find(cfg->args[i])) {
+			char known[1024] = "";
+
+			for (size_t k = 0; k < runtype_count(); k++) {
+				strcat(known, k ? ", " : "");
+				strcat(known, runtype_at(k)->name);
+			}
+			return usage_error("unknown run type '%s' (known: %s)", cfg->args[i], known);
+		}
+	}
+	for (size_t k = 0; k < runtype_count(); k++) {
+		const struct runtype *rt = runtype_at(k);
+		int want = !cfg->nargs && runtype_default(rt);
+
+		for (int i = 0; i < cfg->nargs && !want; i++)
+			want = !strcmp(cfg->args[i], rt->name);
+		if (want && s->ntypes < ARRAY_SIZE(s->types))
+			s->types[s->ntypes++] = rt;
+	}
+	return 0;
+}
+
+static int pick_label(struct suite *s)
+{
+	struct utsname u;
+	char why[256];
+	const char *label = s->cfg->label;
+
+	if (!label) {
+		if (uname(&u))
+			return usage_error("uname: %s; name the kernel with -k LABEL", strerror(errno));
+		label = u.release;
+	}
+	if (store_check_label(label, why, sizeof(why)))
+		return usage_error("bad label '%s': %s", label, why);
+	snprintf(s->label, sizeof(s->label), "%s", label);
+	return 0;
+}
+
+/* The results directory must take records before an hour of work. */
+static int check_results_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		msg("cannot create results directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		msg("results directory %s is not a directory", dir);
+		return -1;
+	}
+	if (access(dir, W_OK)) {
+		msg("cannot write to results directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int make_run_dir(struct suite *s)
+{
+	const char *wd = s->cfg->work_dir;
+
+	if (mkdir(wd, 0700) == 0)
+		s->made_work_dir = 1;
+	else if (errno != EEXIST) {
+		msg("cannot create work directory %s: %s", wd, strerror(errno));
+		return -1;
+	}
+	s->run_dir = xasprintf("%s/run-%d-XXXXXX", wd, (int)getpid());
+	if (!mkdtemp(s->run_dir)) {
+		msg("cannot create a directory in %s: %s", wd, strerror(errno));
+		free(s->run_dir);
+		s->run_dir = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void remove_run_dir(struct suite *s)
+{
+	if (s->run_dir && remove_tree(s->run_dir))
+		msg("cannot remove %s: %s", s->run_dir, strerror(errno));
+	if (s->made_work_dir)
+		rmdir(s->cfg->work_dir);	/* only if nothing else is in it */
+}
+
+void suite_load_env(const struct config *cfg, const char *tree, struct load_env *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->tree = tree;
+	e->work_dir = cfg->work_dir;
+	e->other_dir = cfg->other_dir;
+	e->list_root = cfg->list_root;
+	e->ncpus = env_ncpus();
+	e->quick = cfg->quick;
+	e->mem_total = meminfo_bytes("MemTotal");
+	e->mem_available = meminfo_bytes("MemAvailable");
+	e->swap_free = meminfo_bytes("SwapFree");
+	e->io_size = cfg->io_size;
+	e->mem_size = cfg->mem_size;
+	e->procs = (unsigned)cfg->procs;
+	e->chunks = (unsigned)cfg->chunks;
+	e->chunk_size = cfg->chunk_size;
+}
+
+struct load_ctx *suite_load_ctx(const struct load_env *e, const struct load_ops *ops,
+				const char *dir, char *why, size_t len)
+{
+	struct load_ctx *c = xcalloc(1, sizeof(*c));
+
+	c->env = e;
+	c->ops = ops;
+	c->nprocs = 1;
+	c->scratch = xasprintf("%s/%s", dir, ops->name);
+	if ((ops->flags & LOAD_NEEDS_OTHER) && !e->other_dir) {
+		snprintf(why, len, "it needs a directory on another disk: give it with -o DIR");
+		suite_load_ctx_free(c);
+		return NULL;
+	}
+	if (ops->check && ops->check(c, why, len)) {
+		suite_load_ctx_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void suite_load_ctx_free(struct load_ctx *c)
+{
+	if (!c)
+		return;
+	free((char *)c->scratch);
+	free(c);
+}
+
+static int preflight_loads(struct suite *s)
+{
+	suite_load_env(s->cfg, s->wl.tree, &s->env);
+	for (size_t i = 0; i < s->ntypes; i++) {
+		const struct load_ops *ops = s->types[i]->load;
+		char why[512];
+
+		if (!ops)
+			continue;
+		s->ctx[i] = suite_load_ctx(&s->env, ops, s->run_dir, why, sizeof(why));
+		if (!s->ctx[i]) {
+			msg("%s cannot run here: %s", ops->name, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int prepare_loads(struct suite *s)
+{
+	for (size_t i = 0; i < s->ntypes; i++) {
+		struct load_ctx *c = s->ctx[i];
+		char why[512];
+
+		if (!c)
+			continue;
+		if (mkdir(c->scratch, 0700)) {
+			msg("mkdir %s: %s", c->scratch, strerror(errno));
+			return -1;
+		}
+		if (c->ops->prepare && c->ops->prepare(c, why, sizeof(why))) {
+			msg("%s: preparing failed: %s", c->ops->name, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void finish_loads(struct suite *s)
+{
+	for (size_t i = 0; i < s->ntypes; i++) {
+		struct load_ctx *c = s->ctx[i];
+
+		if (!c)
+			continue;
+		if (c->ops->finish)
+			c->ops->finish(c);
+		suite_load_ctx_free(c);
+		s->ctx[i] = NULL;
+	}
+}
+
+static int write_env(struct suite *s)
+{
+	struct record r;
+	char why[512];
+	int ret;
+
+	record_init(&r, "env");
+	record_set(&r, "label", s->label);
+	record_set(&r, "session", s->session);
+	record_setf(&r, "time", "%lld", (long long)(real_ns() / NS_PER_SEC));
+	env_capture(&r, s->cfg->argc, s->cfg->argv);
+	record_set(&r, "workload", s->wl.identity);
+	record_set(&r, "workload_kind", s->wl.kind);
+	record_setf(&r, "jobs", "%u", s->wl.jobs);
+	record_set(&r, "cc", s->wl.cc_version);
+	record_setf(&r, "lead_ns", "%lld", (long long)s->h.lead_ns);
+	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
+	if (ret)
+		msg("%s", why);
+	record_free(&r);
+	return ret;
+}
+
+/* An untimed build: the warm-up, or what cacherun must follow. */
+static int untimed_build(struct suite *s, const char *what)
+{
+	struct build b;
+	char why[512];
+
+	if (workload_run(&s->wl, s->wl.clean, &b, why, sizeof(why)) ||
+	    workload_run(&s->wl, s->wl.build, &b, why, sizeof(why))) {
+		if (!proc_interrupted())
+			msg("%s: %s", what, why);
+		return -1;
+	}
+	if (!WIFEXITED(b.status) || WEXITSTATUS(b.status)) {
+		char how[64];
+
+		proc_describe(b.status, how, sizeof(how));
+		msg("%s failed (%s); the end of its log:", what, how);
+		workload_log_tail(&s->wl, 20, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static int store_run(struct suite *s, struct run *run)
+{
+	struct record r;
+	char why[512];
+	int ret;
+
+	run_to_record(run, &r);
+	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
+	record_free(&r);
+	if (ret) {
+		msg("%s", why);
+		return -1;
+	}
+	if (run->valid)
+		s->kept++;
+	else
+		s->invalid++;
+	return 0;
+}
+
+static void report_run(const struct run *run, size_t step, size_t steps, uint64_t rounds)
+{
+	double secs = (double)run->elapsed_ns / NS_PER_SEC;
+	char line[512];
+	int n;
+
+	n = snprintf(line, sizeof(line), "[%zu/%zu] %s round %d/%llu:", step, steps,
+		     run->type, run->round, (unsigned long long)rounds);
+	if (run->elapsed_ns)
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+			      " Time %.1f s, CPU%% %.0f", secs,
+			      (double)(run->user_ns + run->sys_ns) / (double)run->elapsed_ns * 100);
+	if (run->elapsed_ns && strcmp(run->type, "noload") && strcmp(run->type, "cacherun")) {
+		char loads[32];
+
+		format_loads(run->work, loads, sizeof(loads));
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ", Loads %s, LCPU%% %.0f",
+			      loads, (double)(run->load_user_ns + run->load_sys_ns) /
+			      (double)run->elapsed_ns * 100);
+	}
+	if (run->valid)
+		snprintf(line + n, sizeof(line) - (size_t)n, ", valid");
+	else
+		snprintf(line + n, sizeof(line) - (size_t)n, ", INVALID: %s", run->reason);
+	msg("%s", line);
+}
+
+static int rounds(struct suite *s)
+{
+	size_t step = 0, steps = s->ntypes * s->cfg->runs;
+	int built = 1;	/* the warm-up was a build */
+
+	for (uint64_t round = 1; round <= s->cfg->runs; round++) {
+		for (size_t i = 0; i < s->ntypes; i++) {
+			const struct runtype *rt = s->types[i];
+			struct run run = {
+				.label = s->label, .type = (char *)rt->name,
+				.session = s->session, .workload = s->wl.identity,
+				.round = (int)round,
+			};
+			int rc;
+
+			if (rt->cacherun && !built &&
+			    untimed_build(s, "the build before cacherun"))
+				return proc_interrupted() ? -1 : -2;
+			rc = harness_run(&s->h, rt, s->ctx[i], &run);
+			built = !strcmp(rt->name, "noload") && run.valid;
+			if (rc) {
+				free(run.flush);
+				free(run.reason);
+				return -1;
+			}
+			report_run(&run, ++step, steps, s->cfg->runs);
+			rc = store_run(s, &run);
+			free(run.flush);
+			free(run.reason);
+			if (rc)
+				return -2;
+		}
+	}
+	return 0;
+}
+
+static void print_summary(struct suite *s)
+{
+	struct store st;
+	char why[512];
+	char *labels[] = { s->label };
+	struct report_opts o = { .labels = labels, .nlabels = 1 };
+	char *path;
+
+	if (store_load(s->cfg->results, &st, why, sizeof(why)) == 0) {
+		if (report_print(stdout, &st, &o, why, sizeof(why)))
+			msg("%s", why);
+		store_free(&st);
+	}
+	path = store_path(s->cfg->results, s->label);
+	msg("%zu valid and %zu invalid runs added to %s; compare kernels with "
+	    "'contest report -d %s'", s->kept, s->invalid, path, s->cfg->results);
+	free(path);
+}
+
+static int setup_suite(struct suite *s)
+{
+	char why[512];
+	unsigned jobs = s->cfg->jobs ? (unsigned)s->cfg->jobs : 4 * env_ncpus();
+	const char *names[64 + 1];
+
+	if (check_results_dir(s->cfg->results) || make_run_dir(s))
+		return -1;
+	if (workload_init(&s->wl, s->cfg->workload, s->run_dir, jobs,
+			  (unsigned)s->cfg->scale, s->cfg->quick, why, sizeof(why))) {
+		msg("%s", why);
+		return -1;
+	}
+	if (preflight_loads(s))
+		return -1;
+	for (size_t i = 0; i < s->ntypes; i++)
+		names[i] = s->types[i]->name;
+	msg("%s: %llu round%s of", s->label, (unsigned long long)s->cfg->runs,
+	    s->cfg->runs == 1 ? "" : "s");
+	for (size_t i = 0; i < s->ntypes; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "    ", names[i]);
+	fprintf(stderr, "\n    workload: %s\n", s->wl.identity);
+	if (workload_setup(&s->wl, why, sizeof(why))) {
+		msg("cannot create the workload: %s", why);
+		return -1;
+	}
+	if (prepare_loads(s))
+		return -1;
+	msg("warm-up build (untimed)");
+	if (untimed_build(s, "the warm-up build"))
+		return -1;
+	return write_env(s);
+}
+
+int suite_main(struct config *cfg)
+{
+	static struct suite s;
+	static const char *flush_dirs[2];
+	int rc, status = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.cfg = cfg;
+	if ((rc = pick_label(&s)) || (rc = pick_types(&s)))
+		return rc;
+	proc_catch_signals();
+	snprintf(s.session, sizeof(s.session), "%lld-%d",
+		 (long long)(real_ns() / NS_PER_SEC), (int)getpid());
+	s.h.wl = &s.wl;
+	s.h.lead_ns = (int64_t)((cfg->lead_time >= 0 ? cfg->lead_time : cfg->quick ? 1 : 3) *
+				NS_PER_SEC);
+	s.h.grace_ns = 2 * NS_PER_SEC;
+	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
+	s.h.load_nice = (int)cfg->load_nice;
+	flush_dirs[0] = cfg->work_dir;
+	s.h.flush_dirs = flush_dirs;
+
+	if (setup_suite(&s))
+		status = 1;
+	else if ((rc = rounds(&s)) == -2)
+		status = 1;
+	finish_loads(&s);
+	remove_run_dir(&s);
+	workload_free(&s.wl);
+	free(s.run_dir);
+	if (proc_interrupted()) {
+		char *path = store_path(cfg->results, s.label);
+
+		msg("interrupted by SIG%s: %zu runs kept in %s",
+		    sigabbrev_np(proc_interrupted()), s.kept + s.invalid, path);
+		free(path);
+		return 128 + proc_interrupted();
+	}
+	if (!status)
+		print_summary(&s);
+	return status;
+}
+
+/* ---- contest load NAME ---------------------------------------------------- */
+
+static int run_alone(struct suite *s, struct load_ctx *c)
+{
+	int64_t user = 0, sys = 0, t0, elapsed;
+	struct loadset *ls;
+	char why[512];
+	double w0, work;
+
+	if (c->ops->setup && c->ops->setup(c, why, sizeof(why))) {
+		msg("%s setup: %s", c->ops->name, why);
+		return 1;
+	}
+	msg("%s: starting %u process%s for %.1f s", c->ops->name, c->nprocs,
+	    c->nprocs == 1 ? "" : "es", s->cfg->seconds);
+	ls = loadset_start(&s->h, c, why, sizeof(why));
+	if (!ls) {
+		if (!proc_interrupted())
+			msg("%s", why);
+		return 1;
+	}
+	loadset_mark(ls);
+	w0 = loadset_work(ls);
+	t0 = mono_ns();
+	while (!proc_interrupted() && mono_ns() - t0 < (int64_t)(s->cfg->seconds * NS_PER_SEC)) {
+		if (loadset_check(ls, why, sizeof(why)))
+			break;
+		sleep_ns(100 * 1000 * 1000);
+	}
+	work = loadset_work(ls) - w0;
+	elapsed = mono_ns() - t0;
+	if (loadset_check(ls, why, sizeof(why)) == 0)
+		why[0] = '\0';
+	if (loadset_stop(ls, &user, &sys, why[0] ? NULL : why, sizeof(why)) && !why[0])
+		why[0] = '?';
+	if (c->ops->cleanup)
+		c->ops->cleanup(c);
+	if (proc_interrupted())
+		return 128 + proc_interrupted();
+	if (why[0]) {
+		msg("%s", why);
+		return 1;
+	}
+
+	double secs = (double)elapsed / NS_PER_SEC;
+
+	printf("load:     %s\n", c->ops->name);
+	printf("seconds:  %.1f\n", secs);
+	printf("work:     %.3f units (one unit: %s)\n", work, c->ops->unit);
+	printf("rate:     %.4f units/s\n", work / secs);
+	if (c->natural_per_unit > 0 && c->natural_unit)
+		printf("natural:  %.1f %s/s\n", work * c->natural_per_unit / secs, c->natural_unit);
+	printf("CPU%%:     %.0f\n", (double)(user + sys) / (double)elapsed * 100);
+	return 0;
+}
+
+int load_main(struct config *cfg)
+{
+	static struct suite s;
+	const struct load_ops *ops;
+	char why[512];
+	int status = 1;
+
+	if (cfg->nargs != 1)
+		return usage_error("load wants one load name (see 'contest list')");
+	ops = load_find(cfg->args[0]);
+	if (!ops)
+		return usage_error("unknown load '%s' (see 'contest list')", cfg->args[0]);
+	memset(&s, 0, sizeof(s));
+	s.cfg = cfg;
+	s.h.grace_ns = 2 * NS_PER_SEC;
+	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
+	s.h.load_nice = (int)cfg->load_nice;
+	proc_catch_signals();
+	if (make_run_dir(&s))
+		return 1;
+	if (workload_init(&s.wl, "builtin", s.run_dir, 1, (unsigned)cfg->scale, cfg->quick,
+			  why, sizeof(why)) || workload_setup(&s.wl, why, sizeof(why))) {
+		msg("%s", why);
+		goto out;
+	}
+	suite_load_env(cfg, s.wl.tree, &s.env);
+	s.types[0] = runtype_find(ops->name);
+	s.ntypes = 1;
+	s.ctx[0] = suite_load_ctx(&s.env, ops, s.run_dir, why, sizeof(why));
+	if (!s.ctx[0]) {
+		msg("%s cannot run here: %s", ops->name, why);
+		goto out;
+	}
+	if (prepare_loads(&s) == 0)
+		status = run_alone(&s, s.ctx[0]);
+out:
+	finish_loads(&s);
+	remove_run_dir(&s);
+	workload_free(&s.wl);
+	free(s.run_dir);
+	if (proc_interrupted())
+		return 128 + proc_interrupted();
+	return status;
+}

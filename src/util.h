@@ -1,0 +1,34 @@
+/* util.h - small helpers: memory, messages, numbers and clocks. */
+#ifndef CONTEST_UTIL_H
+#define CONTEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NS_PER_SEC INT64_C(1000000000)
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "contest: ..." on stderr. */
+void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Numbers from users: the whole string, in range, or -1. */
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
+int parse_seconds(const char *s, double min, double max, double *out);
+/* A size with an optional K, M, G or T suffix (powers of 1024). */
+int parse_size(const char *s, uint64_t *out);
+/* "1.5 GiB" */
+void format_size(uint64_t bytes, char *buf, size_t len);
+
+int64_t mono_ns(void); /* CLOCK_MONOTONIC */
+int64_t real_ns(void); /* CLOCK_REALTIME, for timestamps only */
+/* Sleep up to ns; returns early (nonzero) when a signal arrives. */
+int sleep_ns(int64_t ns);
+
+#endif

@@ -1,0 +1,51 @@
+# lib.sh - shared helpers for the end-to-end tests; prints TAP.
+# Each test sources this, works in its own scratch directory (removed on
+# exit) and ends with `done_testing`.
+
+set -u
+: "${CONTEST:?run the tests through make check}"
+: "${TOP_SRCDIR:?run the tests through make check}"
+
+T_N=0
+T_FAILED=0
+T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ctest.XXXXXX") || exit 99
+trap 'rm -rf "$T_DIR"' EXIT
+cd "$T_DIR" || exit 99
+
+ok() {	# ok DESCRIPTION COMMAND...: passes when the command succeeds
+	desc=$1; shift
+	T_N=$((T_N + 1))
+	if "$@" >"$T_DIR/.out" 2>&1; then
+		echo "ok $T_N - $desc"
+	else
+		echo "not ok $T_N - $desc"
+		sed 's/^/#   /' "$T_DIR/.out" | head -40
+		T_FAILED=$((T_FAILED + 1))
+	fi
+}
+
+ok_eq() {	# ok_eq DESCRIPTION GOT WANT
+	T_N=$((T_N + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $T_N - $1"
+	else
+		echo "not ok $T_N - $1"
+		printf '#   got:  %s\n#   want: %s\n' "$2" "$3"
+		T_FAILED=$((T_FAILED + 1))
+	fi
+}
+
+skip_all() {	# skip_all REASON: the whole test cannot run here
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+skip() {	# skip REASON: one test point that cannot run here
+	T_N=$((T_N + 1))
+	echo "ok $T_N # SKIP $*"
+}
+
+done_testing() {
+	echo "1..$T_N"
+	[ "$T_FAILED" = 0 ]
+}
