@@ -316,8 +316,11 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 	shortopts[ns] = '\0';
 	shortopts[0] = '-';	/* keep positional arguments in order */
 
+	/* getopt sees the words after the command; optind = 0 resets it fully */
+	argc -= first - 1;
+	argv += first - 1;
 	opterr = 0;
-	optind = first;
+	optind = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
 		const struct opt *o;
 		const char *bad = argv[optind - 1];

@@ -241,8 +241,9 @@ int record_decode(const char *line, size_t len, struct record *r,
 		return fail(why, whylen, "no checksum (truncated line?)");
 	memcpy(crctext, crcp + 5, 8);
 	crctext[8] = '\0';
-	for (int i = 0; i < 8; i++)
-		if (unhex(crctext[i]) < 0)
+	for (int i = 0; i < 8; i++)	/* as written: lower case only */
+		if (!((crctext[i] >= '0' && crctext[i] <= '9') ||
+		      (crctext[i] >= 'a' && crctext[i] <= 'f')))
 			return fail(why, whylen, "bad checksum field");
 	want = (uint32_t)strtoul(crctext, NULL, 16);
 	if (crc32_buf(line, (size_t)(crcp - line)) != want)

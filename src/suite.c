@@ -314,10 +314,8 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 			      loads, (double)(run->load_user_ns + run->load_sys_ns) /
 			      (double)run->elapsed_ns * 100);
 	}
-	if (run->valid)
-		snprintf(line + n, sizeof(line) - (size_t)n, ", valid");
-	else
-		snprintf(line + n, sizeof(line) - (size_t)n, ", INVALID: %s", run->reason);
+	snprintf(line + n, sizeof(line) - (size_t)n, "%s%s%s", run->elapsed_ns ? "," : "",
+		 run->valid ? " valid" : " INVALID: ", run->valid ? "" : run->reason);
 	msg("%s", line);
 }
 

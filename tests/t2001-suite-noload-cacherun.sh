@@ -1,0 +1,48 @@
+#!/bin/sh
+# A quick suite of noload and cacherun: records, report, and a clean exit.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v make >/dev/null || skip_all "make is not installed"
+command -v "${CC:-cc}" >/dev/null || skip_all "no C compiler (${CC:-cc})"
+
+mkdir run && cd run || exit 99
+"$CONTEST" --quick -n 2 -k test-a noload cacherun >out 2>err
+ok_eq "the suite exits 0" "$?" 0
+ok "it ends with the table on stdout" grep -q "^test-a  *\[2\] " out
+ok "progress goes to stderr, one line per run" test "$(grep -c 'round [12]/2:' err)" -eq 4
+ok "it says where the results are" grep -q "contest-results/test-a.results" err
+
+"$CONTEST" report >rep 2>err
+ok_eq "report exits 0" "$?" 0
+ok "a noload table" grep -q "^noload:$" rep
+ok "a cacherun table" grep -q "^cacherun:$" rep
+ok "noload row: test-a [2] ... Ratio 1.00" grep -q "^test-a  *\[2\]  *[0-9.]*  *[0-9]*  *0  *0  *1\.00$" rep
+ok "cacherun row: test-a [2]" sh -c "sed -n '/^cacherun:/,/^\$/p' rep | grep -q '^test-a  *\[2\] '"
+"$CONTEST" -r >rep2 2>&1
+ok "-r is report" cmp -s rep rep2
+
+f=contest-results/test-a.results
+ok_eq "one environment record" "$(grep -c '^env ' "$f")" 1
+ok_eq "four run records" "$(grep -c '^run ' "$f")" 4
+ok "the environment names the workload, compiler and CPUs" \
+	sh -c "grep '^env ' $f | grep 'workload=builtin' | grep ' cc=' | grep -q ' ncpus=[0-9]'"
+ok "every run record is valid" sh -c "! grep '^run ' $f | grep -q -v ' valid=1 '"
+if [ "$(id -u)" = 0 ]; then
+	ok "noload flushed with drop_caches (root)" sh -c "grep ' type=noload ' $f | grep -q ' flush=drop_caches '"
+else
+	ok "noload flushed with fadvise (not root)" sh -c "grep ' type=noload ' $f | grep -q ' flush=fadvise '"
+fi
+ok "cacherun did not flush" sh -c "! grep ' type=cacherun ' $f | grep -q -v ' flush=none '"
+ok "rounds interleave: noload, cacherun, noload, cacherun" \
+	sh -c "grep '^run ' $f | sed 's/.* type=\([a-z]*\) round=\([0-9]\).*/\1\2/' | tr '\n' ' ' | grep -q '^noload1 cacherun1 noload2 cacherun2 \$'"
+ok "the work directory is removed" test ! -e contest-work
+
+# a second label: two rows, sorted
+"$CONTEST" --quick -n 1 -k test-0 noload >/dev/null 2>&1
+"$CONTEST" report >rep 2>/dev/null
+ok "a second label is a second row, sorted" \
+	sh -c "sed -n '/^noload:/,/^\$/p' rep | awk 'NR>2 && NF{print \$1}' | tr '\n' ' ' | grep -q '^test-0 test-a \$'"
+ok "cacherun has only the label that ran it" \
+	sh -c "sed -n '/^cacherun:/,/^\$/p' rep | grep -v -q '^test-0'"
+
+done_testing

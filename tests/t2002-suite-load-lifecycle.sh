@@ -1,0 +1,64 @@
+#!/bin/sh
+# The load lifecycle, through the test load spin_load: ready, lead time,
+# measured, stopped and reaped; a load that fails, idles or dies makes its
+# run invalid with the reason, and the suite goes on.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v make >/dev/null || skip_all "make is not installed"
+
+# contest runs in run/; the test itself stays here
+mkdir run || exit 99
+rundir=$(cd run && pwd -P)
+suite() {	# suite LABEL FAULT: a tiny suite of noload and spin_load
+	(cd run && CONTEST_SPIN_FAULT=$2 "$CONTEST" --scale 3 --lead-time 0.5 -n 1 \
+		-k "$1" noload spin_load >"../$1.out" 2>"../$1.err")
+}
+
+# processes left behind: any whose working directory is run/
+leftovers() {
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/cwd" 2>/dev/null)" = "$rundir" ] && echo "${p#/proc/}"
+	done
+}
+
+suite good ""
+ok_eq "a healthy load: exit 0" "$?" 0
+ok "its run is valid" grep -q "spin_load round 1/1: .*, valid" good.err
+row=$(grep "^good " good.out | tail -n 1)
+set -- $row
+ok "Loads > 0 ($5)" awk "BEGIN{exit !($5 > 0)}"
+ok "LCPU% > 0 ($6)" awk "BEGIN{exit !($6 > 0)}"
+ok "the load slowed the workload: Ratio > 1 ($7)" awk "BEGIN{exit !($7 > 1)}"
+ok "load CPU is in the record" grep -q "type=spin_load .* load_user_ns=[1-9]" run/contest-results/good.results
+
+suite setup setup
+ok_eq "a load whose setup fails: the suite still exits 0" "$?" 0
+ok "the run is invalid, saying why" grep -q "INVALID: spin_load setup: told to fail its setup" setup.err
+ok "the record keeps the reason" grep -q "valid=0 reason=spin_load%20setup" run/contest-results/setup.results
+ok "noload still ran" grep -q "noload round 1/1: .*valid" setup.err
+
+suite run run
+ok "a load that fails in run(): invalid with its own words" grep -q "INVALID: spin_load process [0-9]: told to fail in process [0-9]" run.err
+
+suite idle idle
+ok "a load that does no work: invalid" grep -q "INVALID: spin_load did no work during the timed run" idle.err
+
+suite die die
+ok "a load killed mid-run (as by the OOM killer): invalid" grep -q "INVALID: spin_load process [0-9] (pid [0-9]*) died: killed by SIGKILL" die.err
+
+"$CONTEST" report -d run/contest-results >rep 2>err
+ok "invalid runs are left out of the tables" sh -c "! grep -q '^\(setup\|run\|idle\|die\) .*spin' rep"
+ok "report says invalid runs were left out" grep -q "invalid runs* left out" err
+
+ok_eq "no process left behind" "$(leftovers)" ""
+ok "no scratch left behind" test ! -e run/contest-work
+
+# contest load: the same load alone
+(cd run && "$CONTEST" load spin_load -t 1 >../alone 2>../err)
+ok_eq "contest load exits 0" "$?" 0
+ok "it prints the rate in units per second" grep -q "^rate: *[0-9.]* units/s" alone
+ok "and the CPU%" grep -q "^CPU%: *[1-9]" alone
+ok_eq "no process left behind by contest load" "$(leftovers)" ""
+ok "no scratch left behind by contest load" test ! -e run/contest-work
+
+done_testing

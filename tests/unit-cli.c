@@ -1,0 +1,84 @@
+/* unit-cli.c - option parsing: defaults, values, commands, errors. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tap.h"
+
+static int dummy(struct config *cfg)
+{
+	(void)cfg;
+	return 0;
+}
+
+static const struct command cmds[] = {
+	{ "run", CMD_RUN, dummy, "", "" },
+	{ "report", CMD_REPORT, dummy, "", "" },
+	{ "list", CMD_LIST, dummy, "", "" },
+	{ "load", CMD_LOAD, dummy, "", "" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+/* Parse a command line given as one string of blank-separated words. */
+static int parse(const char *line, struct config *cfg)
+{
+	static char *argv[64];
+	static char buf[1024];
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	free(cfg->args);
+	cfg->args = NULL;
+	return cli_parse(argc, argv, cmds, cfg);
+}
+
+int main(void)
+{
+	struct config c = { 0 };
+
+	ok(parse("contest", &c) == 0 && c.cmd == CMD_RUN, "no arguments: run");
+	ok(c.runs == 3 && !strcmp(c.results, "contest-results") &&
+	   !strcmp(c.work_dir, "contest-work") && !strcmp(c.workload, "builtin") &&
+	   c.label == NULL && !c.quick, "defaults: 3 runs, ./contest-results, ./contest-work, builtin");
+	ok(parse("contest -k 2.6.0 -n 5 -d r --quick noload cacherun", &c) == 0 &&
+	   !strcmp(c.label, "2.6.0") && c.runs == 5 && !strcmp(c.results, "r") && c.quick &&
+	   c.nargs == 2 && !strcmp(c.args[0], "noload") && !strcmp(c.args[1], "cacherun"),
+	   "contest's habits: -k -n -d and positional run types");
+	ok(parse("contest noload -n 2 cacherun", &c) == 0 && c.runs == 2 && c.nargs == 2,
+	   "options and run types mix in any order");
+	ok(parse("contest run --label=x --runs=7", &c) == 0 && c.cmd == CMD_RUN &&
+	   !strcmp(c.label, "x") && c.runs == 7, "long options with =");
+	ok(parse("contest -r", &c) == 0 && c.cmd == CMD_REPORT, "-r is report");
+	ok(parse("contest -d res -r 2.4.18", &c) == 0 && c.cmd == CMD_REPORT &&
+	   !strcmp(c.results, "res") && c.nargs == 1, "-r anywhere, with labels");
+	ok(parse("contest report --baseline ref a b", &c) == 0 && c.cmd == CMD_REPORT &&
+	   !strcmp(c.baseline, "ref") && c.nargs == 2, "report --baseline and labels");
+	ok(parse("contest list", &c) == 0 && c.cmd == CMD_LIST, "list");
+	ok(parse("contest load process_load -t 2.5 --procs 6", &c) == 0 && c.cmd == CMD_LOAD &&
+	   c.seconds == 2.5 && c.procs == 6 && c.nargs == 1, "load NAME -t --procs");
+	ok(parse("contest --io-size 64M --mem-size 1g --chunk-size 8K", &c) == 0 &&
+	   c.io_size == 64u << 20 && c.mem_size == 1u << 30 && c.chunk_size == 8192,
+	   "sizes with suffixes");
+	ok(parse("contest --load-nice -5", &c) == 0 && c.load_nice == -5, "a negative nice value");
+	ok(parse("contest -- noload", &c) == 0 && c.nargs == 1, "-- ends the options");
+
+	fprintf(stderr, "# the errors below are expected:\n");
+	ok(parse("contest --bogus", &c) == 2, "an unknown option: 2");
+	ok(parse("contest -n", &c) == 2, "a missing value: 2");
+	ok(parse("contest -n 0", &c) == 2, "zero runs: 2");
+	ok(parse("contest -n -3", &c) == 2, "negative runs: 2");
+	ok(parse("contest -n 3x", &c) == 2, "a number with junk: 2");
+	ok(parse("contest -n 99999999999999999999999", &c) == 2, "a huge number: 2");
+	ok(parse("contest --io-size 12Q", &c) == 2, "a bad size suffix: 2");
+	ok(parse("contest --load-nice 20", &c) == 2, "nice out of range: 2");
+	ok(parse("contest report --quick", &c) == 2, "a run option given to report: 2");
+	ok(parse("contest list --baseline x", &c) == 2, "a report option given to list: 2");
+	free(c.args);
+	return tap_done();
+}

@@ -1,0 +1,140 @@
+/* unit-record.c - record lines: round trips, escaping, damage detection. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "tap.h"
+
+static int decodes(const char *line)
+{
+	struct record r;
+	char why[160];
+	int rc = record_decode(line, strlen(line), &r, why, sizeof(why));
+
+	record_free(&r);
+	return rc == 0;
+}
+
+static void test_roundtrip(void)
+{
+	struct record r, back;
+	char why[160];
+	char *line;
+
+	record_init(&r, "env");
+	record_set(&r, "plain", "6.1.0-rc1");
+	record_set(&r, "spaces", "a b\tc\nd");
+	record_set(&r, "awkward", "100% = done; k=v");
+	record_set(&r, "bytes", "caf\xc3\xa9 \x01\x7f");
+	record_set(&r, "empty", "");
+	record_set_i64(&r, "n", -1234567890123LL);
+	line = record_encode(&r);
+	ok(strchr(line, '\n') == line + strlen(line) - 1, "an encoded record is one line");
+	ok(!strchr(line, '\t'), "no tabs in an encoded record");
+	ok(record_decode(line, strlen(line), &back, why, sizeof(why)) == 0, "it decodes: %s", line);
+	is_str(back.kind, "env", "kind survives");
+	is_str(record_get(&back, "plain"), "6.1.0-rc1", "plain value survives");
+	is_str(record_get(&back, "spaces"), "a b\tc\nd", "white space survives");
+	is_str(record_get(&back, "awkward"), "100% = done; k=v", "%% and = survive");
+	is_str(record_get(&back, "bytes"), "caf\xc3\xa9 \x01\x7f", "non-ASCII and control bytes survive");
+	is_str(record_get(&back, "empty"), "", "an empty value survives");
+	int64_t n = 0;
+	ok(record_get_i64(&back, "n", &n) == 0 && n == -1234567890123LL, "a negative number survives");
+	ok(record_get(&back, "missing") == NULL, "a missing key is NULL");
+	is_str(record_get(&back, "v"), "1", "the format version is recorded");
+	record_free(&back);
+
+	/* every single-byte corruption and every truncation is caught */
+	size_t len = strlen(line), caught = 0, tried = 0;
+	for (size_t i = 0; i + 1 < len; i++) {
+		char *bad = strdup(line);
+
+		bad[i] ^= 0x20;
+		tried++;
+		caught += !decodes(bad);
+		free(bad);
+	}
+	ok(caught == tried, "all %zu one-byte corruptions are damaged lines (%zu caught)", tried, caught);
+	caught = tried = 0;
+	for (size_t cut = 1; cut + 1 < len; cut++) {
+		char *bad = strndup(line, cut);
+
+		tried++;
+		caught += !decodes(bad);
+		free(bad);
+	}
+	ok(caught == tried, "all %zu truncations are damaged lines (%zu caught)", tried, caught);
+	free(line);
+	record_free(&r);
+}
+
+static void test_damaged(void)
+{
+	ok(!decodes(""), "an empty line is damaged");
+	ok(!decodes("run v=1 label=x"), "a line without a checksum is damaged");
+	ok(!decodes("\x7f" "ELF\x02\x01\x01 garbage garbage garbage crc=00000000"), "binary garbage is damaged");
+	ok(!decodes("run v=1 label=x crc=zzzzzzzz"), "a bad checksum field is damaged");
+
+	/* a line with a right checksum but a newer format version */
+	struct record r;
+	char why[160], buf[64];
+	const char *body = "run v=99";
+
+	snprintf(buf, sizeof(buf), "%s crc=%08x\n", body, (unsigned)crc32_buf(body, strlen(body)));
+	ok(record_decode(buf, strlen(buf), &r, why, sizeof(why)) != 0 && strstr(why, "newer"),
+	   "a newer format version is refused, saying so (%s)", why);
+	record_free(&r);
+
+	/* crc32 of "123456789" is the standard check value cbf43926 */
+	ok(crc32_buf("123456789", 9) == 0xcbf43926u, "CRC-32 check value of 123456789");
+}
+
+static void test_run(void)
+{
+	static char label[] = "2.6.0-test", type[] = "io_load", session[] = "s1",
+		workload[] = "builtin/1 scale=5", flush[] = "fadvise", reason[] = "the load died";
+	struct run in = {
+		.label = label, .type = type, .session = session,
+		.workload = workload, .flush = flush, .reason = reason,
+		.round = 3, .valid = 0, .elapsed_ns = 123456789012LL, .user_ns = 5,
+		.sys_ns = 6, .work = 1.25, .load_user_ns = 7, .load_sys_ns = 8,
+	}, out;
+	struct record r, back;
+	char why[160];
+	char *line;
+
+	run_to_record(&in, &r);
+	line = record_encode(&r);
+	ok(record_decode(line, strlen(line), &back, why, sizeof(why)) == 0, "a run record decodes");
+	ok(run_from_record(&back, &out, why, sizeof(why)) == 0, "and converts back to a run");
+	is_str(out.label, in.label, "label");
+	is_str(out.type, in.type, "type");
+	is_str(out.reason, in.reason, "reason");
+	ok(out.round == 3 && out.valid == 0, "round and validity");
+	ok(out.elapsed_ns == in.elapsed_ns && out.user_ns == 5 && out.sys_ns == 6,
+	   "times in nanoseconds");
+	is_num(out.work, 1.25, 1e-9, "fractional work");
+	ok(out.load_user_ns == 7 && out.load_sys_ns == 8, "load CPU times");
+	run_free(&out);
+
+	record_set(&back, "elapsed_ns", "-5");
+	ok(run_from_record(&back, &out, why, sizeof(why)) != 0, "a negative time is refused");
+	record_set(&back, "elapsed_ns", "12x");
+	ok(run_from_record(&back, &out, why, sizeof(why)) != 0, "a malformed number is refused");
+	record_set(&back, "elapsed_ns", "1");
+	record_set(&back, "type", "");
+	ok(run_from_record(&back, &out, why, sizeof(why)) != 0, "an empty type is refused (%s)", why);
+	record_free(&back);
+	record_free(&r);
+	free(line);
+}
+
+int main(void)
+{
+	test_roundtrip();
+	test_damaged();
+	test_run();
+	return tap_done();
+}
