@@ -131,6 +131,10 @@ static int empty_dir(int dfd, dev_t dev)
 			ret = -1;
 			break;
 		}
+		/* a read-only directory of ours (an extracted 0555 one) must
+		 * become writable before its entries can go */
+		if ((st.st_mode & S_IRWXU) != S_IRWXU && st.st_uid == geteuid())
+			fchmodat(dfd, n, st.st_mode | S_IRWXU, 0);
 		sub = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0 || empty_dir(sub, dev) || unlinkat(dfd, n, AT_REMOVEDIR)) {
 			ret = -1;

@@ -65,7 +65,14 @@ make_tree() {
 	# names with spaces and bytes beyond ASCII
 	printf 'utf8\n' >"$(printf 'with space caf\303\251')" &&
 	printf 'raw\n' >"$(printf 'raw\377byte \001ctl')" &&
-	printf 'marker\n' >zz-marker || return 1
+	printf 'marker\n' >zz-marker &&
+	# members of one and two blocks, so that headers and data fall on
+	# every block of the I/O buffers
+	mkdir fill && i=0 &&
+	while [ $i -lt 400 ]; do
+		if [ $((i % 2)) = 0 ]; then : >fill/$i; else printf '%0100d' $i >fill/$i; fi
+		i=$((i + 1))
+	done || return 1
 	if [ "$root" = 1 ]; then
 		# ids too big for ustar (pax uid/gid) and ids without a name
 		printf 'big ids\n' >big-ids && chown 3000000:3000001 big-ids &&
@@ -88,7 +95,6 @@ out_of_range_times() {
 	touch -d '1960-01-01 00:00:00 UTC' src/old-file &&
 	printf 'future\n' >src/future-file &&
 	touch -d '2300-01-01 00:00:00 UTC' src/future-file &&
-	touch -d '2002-03-04 05:06:07 UTC' src &&
 	[ "$(find src/old-file src/future-file -printf '%Ts ')" = "-315619200 10413792000 " ]
 }
 
@@ -117,7 +123,7 @@ owners() {
 
 same_tree() {	# same_tree A B [TIMEFMT]: contents and attributes equal
 	diff -r --no-dereference "$1" "$2" &&
-	attrs "$1" "$3" >"$TOP/attrs.a" && attrs "$2" "$3" >"$TOP/attrs.b" &&
+	attrs "$1" "${3:-}" >"$TOP/attrs.a" && attrs "$2" "${3:-}" >"$TOP/attrs.b" &&
 	diff -u "$TOP/attrs.a" "$TOP/attrs.b"
 }
 
@@ -158,7 +164,7 @@ ok "GNU tar sees mode 0444" grep -q '^-r--r--r-- .* mode444$' gnu-tv.out
 # ---- (b) GNU tar extracts our archive -------------------------------------
 
 mkdir gnu-x
-ok "GNU tar extracts our archive" tar xf ours.tar -C gnu-x
+ok "GNU tar extracts our archive" tar xpf ours.tar -C gnu-x
 ok "GNU tar's extraction equals the source" same_tree src gnu-x
 if [ "$root" = 1 ]; then
 	owners src >owners.a && owners gnu-x >owners.b
@@ -171,6 +177,11 @@ fi
 mkdir ours-x
 ok "tar-tool x extracts our archive" sh -c '"$1" x ours-x <ours.tar' - "$TAR_TOOL"
 ok "our round trip equals the source" same_tree src ours-x
+
+mkdir pipe-x
+ok "tar-tool x reads an archive that arrives in odd-sized pieces" \
+	sh -c 'dd if=ours.tar bs=777 2>/dev/null | "$1" x pipe-x' - "$TAR_TOOL"
+ok "... and it equals the source" same_tree src pipe-x
 
 # ---- (c) we extract GNU tar's archives -----------------------------------
 
@@ -190,7 +201,7 @@ ok "... pax mtimes are restored to the nanosecond" same_tree src x-pax '%T@'
 tar cf gnu-ustar.tar --format=ustar -C src split mode600 rel-link hard-b512 b512 2>/dev/null
 ok "GNU tar makes a ustar archive" test $? = 0
 mkdir x-ustar gnu-ustar
-tar xf gnu-ustar.tar -C gnu-ustar
+tar xpf gnu-ustar.tar -C gnu-ustar
 ok "tar-tool x extracts GNU tar's ustar archive" \
 	sh -c '"$1" x x-ustar <gnu-ustar.tar' - "$TAR_TOOL"
 ok "... as GNU tar does" same_tree gnu-ustar x-ustar
@@ -262,6 +273,7 @@ poke() {	# poke FILE OFFSET: put a '9' (never an octal digit) at OFFSET
 }
 
 cp ours.tar bad0.tar && poke bad0.tar 140
+mkdir bad0-x
 ok "GNU tar rejects the archive with a damaged first header" \
 	sh -c '! tar tf bad0.tar >/dev/null 2>&1'
 run "$TAR_TOOL" x bad0-x <bad0.tar 2>bad0.err
