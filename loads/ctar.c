@@ -1,17 +1,164 @@
-/* ctar.c - ctar_load: placeholder until the load is written. */
+/* ctar.c - ctar_load: write a tar archive of the workload's tree, again and again.
+ *
+ * Like `tar cf archive.tar TREE` in a loop: one process creates
+ * scratch/archive.tar, writes the whole archive into it with tar_write(),
+ * closes it, deletes it and starts over.  One unit is one complete archive,
+ * counted fractionally by the bytes written.  prepare() writes one archive
+ * (untimed) to learn its size, so fractions are right from the first pass;
+ * afterwards each pass is measured against the size of the last complete
+ * archive, since the tree grows while the workload builds in it. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "load.h"
+#include "tar.h"
+#include "util.h"
+
+#define ARCHIVE "archive.tar"
+#define FRACTION_MAX 0.999	/* an unfinished archive never counts as a whole one */
+
+/* The work of one load process. */
+struct ctar_pass {
+	struct load_ctx *c;
+	double done;		/* complete archives */
+	uint64_t bytes;		/* written into the current archive */
+	uint64_t expect;	/* bytes in an archive (0 = not known yet) */
+};
+
+static void ctar_report(const struct ctar_pass *p)
+{
+	double f = p->expect ? (double)p->bytes / (double)p->expect : 0;
+
+	load_progress(p->c, p->done + (f < FRACTION_MAX ? f : FRACTION_MAX));
+}
+
+static void ctar_on_bytes(void *arg, uint64_t n)
+{
+	struct ctar_pass *p = arg;
+
+	p->bytes += n;
+	ctar_report(p);
+}
+
+static int ctar_on_stop(void *arg)
+{
+	(void)arg;
+	return load_stopping();
+}
+
+/* Write one archive of the tree to path: 0, 1 when stopped, or -1 with why.
+ * A complete archive's size goes to *size; a partial one is removed. */
+static int ctar_once(const char *tree, const char *path, const struct tar_hooks *hooks,
+		     uint64_t *size, char *why, size_t len)
+{
+	struct stat st;
+	int fd, rc;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(why, len, "create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = tar_write(tree, fd, hooks, why, len);
+	if (rc == 0 && fstat(fd, &st)) {
+		snprintf(why, len, "stat %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (close(fd) && rc == 0) {
+		snprintf(why, len, "close %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0)
+		*size = (uint64_t)st.st_size;
+	if (unlink(path) && rc == 0) {
+		snprintf(why, len, "unlink %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
+static int ctar_prepare(struct load_ctx *c, char *why, size_t len)
+{
+	char *path = xasprintf("%s/%s", c->scratch, ARCHIVE);
+	char msg[512];
+	uint64_t size = 0;
+	int rc;
+
+	rc = ctar_once(c->env->tree, path, NULL, &size, msg, sizeof(msg));
+	free(path);
+	if (rc) {
+		snprintf(why, len, "a trial archive of %s: %s", c->env->tree, msg);
+		return -1;
+	}
+	c->size = size;
+	c->natural_per_unit = (double)size / 1e6;
+	c->natural_unit = "MB";
+	return 0;
+}
+
+static void ctar_describe(const struct load_ctx *c, char *buf, size_t len)
+{
+	char size[32];
+
+	if (!c->size) {
+		snprintf(buf, len, "archives of the workload tree, written in the work directory");
+		return;
+	}
+	format_size(c->size, size, sizeof(size));
+	snprintf(buf, len, "archives of %s of the workload tree, written in the work directory",
+		 size);
+}
 
 static int ctar_run(struct load_ctx *c, unsigned idx)
 {
+	struct ctar_pass p = { .c = c, .expect = c->size };
+	struct tar_hooks hooks = { .progress = ctar_on_bytes, .stop = ctar_on_stop, .arg = &p };
+	char *path = xasprintf("%s/%s", c->scratch, ARCHIVE);
+	char why[512];
+	int rc = 0;
+
 	(void)idx;
-	return load_fail(c, "not written yet");
+	load_ready(c);
+	while (!load_stopping()) {
+		uint64_t size = 0;
+
+		p.bytes = 0;
+		rc = ctar_once(c->env->tree, path, &hooks, &size, why, sizeof(why));
+		if (rc)
+			break;
+		p.done += 1;
+		p.bytes = 0;
+		p.expect = size;
+		ctar_report(&p);
+	}
+	if (rc < 0)
+		load_fail(c, "%s (archive %s)", why, path);
+	free(path);
+	return rc < 0 ? -1 : 0;
+}
+
+static void ctar_cleanup(struct load_ctx *c)
+{
+	char *path = xasprintf("%s/%s", c->scratch, ARCHIVE);
+
+	unlink(path);	/* what a killed pass left; usually gone already */
+	free(path);
 }
 
 const struct load_ops ctar_load = {
 	.name = "ctar_load",
-	.summary = "not written yet",
-	.unit = "-",
+	.summary = "writes a tar archive of the workload's tree, again and again",
+	.unit = "one complete archive",
+	.describe = ctar_describe,
+	.prepare = ctar_prepare,
 	.run = ctar_run,
+	.cleanup = ctar_cleanup,
 };

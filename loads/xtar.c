@@ -1,17 +1,187 @@
-/* xtar.c - xtar_load: placeholder until the load is written. */
+/* xtar.c - xtar_load: extract a tar archive of the workload's tree, again and again.
+ *
+ * Like `rm -rf x; mkdir x; tar xf archive.tar -C x` in a loop.  prepare()
+ * writes scratch/archive.tar of the tree once per suite (untimed, with the
+ * same writer as ctar_load); one process then removes the last copy in
+ * scratch/x and extracts the archive there again.  One unit is one complete
+ * extraction, counted fractionally by the archive bytes consumed. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsutil.h"
 #include "load.h"
+#include "tar.h"
+#include "util.h"
+
+#define ARCHIVE "archive.tar"
+#define DEST "x"
+#define FRACTION_MAX 0.999	/* an unfinished extraction never counts as a whole one */
+
+/* The work of one load process. */
+struct xtar_pass {
+	struct load_ctx *c;
+	double done;		/* complete extractions */
+	uint64_t bytes;		/* archive bytes consumed by the current one */
+};
+
+static void xtar_report(const struct xtar_pass *p)
+{
+	uint64_t size = p->c->size;
+	double f = size ? (double)p->bytes / (double)size : 0;
+
+	load_progress(p->c, p->done + (f < FRACTION_MAX ? f : FRACTION_MAX));
+}
+
+static void xtar_on_bytes(void *arg, uint64_t n)
+{
+	struct xtar_pass *p = arg;
+
+	p->bytes += n;
+	xtar_report(p);
+}
+
+static int xtar_on_stop(void *arg)
+{
+	(void)arg;
+	return load_stopping();
+}
+
+static char *xtar_path(const struct load_ctx *c, const char *name)
+{
+	return xasprintf("%s/%s", c->scratch, name);
+}
+
+static int xtar_prepare(struct load_ctx *c, char *why, size_t len)
+{
+	char *path = xtar_path(c, ARCHIVE);
+	struct stat st;
+	char msg[512];
+	int fd, rc = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(why, len, "create %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (tar_write(c->env->tree, fd, NULL, msg, sizeof(msg))) {
+		snprintf(why, len, "an archive of %s: %s", c->env->tree, msg);
+		rc = -1;
+	} else if (fstat(fd, &st)) {
+		snprintf(why, len, "stat %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (close(fd) && !rc) {
+		snprintf(why, len, "close %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc) {
+		unlink(path);
+	} else {
+		c->size = (uint64_t)st.st_size;
+		c->natural_per_unit = (double)c->size / 1e6;
+		c->natural_unit = "MB";
+	}
+	free(path);
+	return rc;
+}
+
+static void xtar_describe(const struct load_ctx *c, char *buf, size_t len)
+{
+	char size[32];
+
+	if (!c->size) {
+		snprintf(buf, len, "an archive of the workload tree, extracted in the work directory");
+		return;
+	}
+	format_size(c->size, size, sizeof(size));
+	snprintf(buf, len, "an archive of %s of the workload tree, extracted in the work directory",
+		 size);
+}
+
+/* One extraction into a fresh dest: 0, 1 when stopped, or -1 with why. */
+static int xtar_once(int fd, const char *dest, const struct tar_hooks *hooks,
+		     char *why, size_t len)
+{
+	if (remove_tree(dest)) {
+		snprintf(why, len, "remove %s: %s", dest, strerror(errno));
+		return -1;
+	}
+	if (mkdir(dest, 0700)) {
+		snprintf(why, len, "mkdir %s: %s", dest, strerror(errno));
+		return -1;
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		snprintf(why, len, "seek in the archive: %s", strerror(errno));
+		return -1;
+	}
+	return tar_extract(fd, dest, hooks, why, len);
+}
 
 static int xtar_run(struct load_ctx *c, unsigned idx)
 {
+	struct xtar_pass p = { .c = c };
+	struct tar_hooks hooks = { .progress = xtar_on_bytes, .stop = xtar_on_stop, .arg = &p };
+	char *archive = xtar_path(c, ARCHIVE), *dest = xtar_path(c, DEST);
+	char why[512];
+	int fd, rc = 0;
+
 	(void)idx;
-	return load_fail(c, "not written yet");
+	load_ready(c);
+	fd = open(archive, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "open %s: %s", archive, strerror(errno));
+		rc = -1;
+	}
+	while (fd >= 0 && !load_stopping()) {
+		p.bytes = 0;
+		rc = xtar_once(fd, dest, &hooks, why, sizeof(why));
+		if (rc)
+			break;
+		p.done += 1;
+		p.bytes = 0;
+		xtar_report(&p);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(archive);
+	free(dest);
+	if (rc < 0)
+		return load_fail(c, "%s", why);
+	return 0;
+}
+
+static void xtar_cleanup(struct load_ctx *c)
+{
+	char *dest = xtar_path(c, DEST);
+
+	remove_tree(dest);	/* the last copy; the harness removes scratch anyway */
+	free(dest);
+}
+
+static void xtar_finish(struct load_ctx *c)
+{
+	char *archive = xtar_path(c, ARCHIVE);
+
+	unlink(archive);
+	free(archive);
 }
 
 const struct load_ops xtar_load = {
 	.name = "xtar_load",
-	.summary = "not written yet",
-	.unit = "-",
+	.summary = "extracts a tar archive of the workload's tree, again and again",
+	.unit = "one complete extraction",
+	.describe = xtar_describe,
+	.prepare = xtar_prepare,
 	.run = xtar_run,
+	.cleanup = xtar_cleanup,
+	.finish = xtar_finish,
 };

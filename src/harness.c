@@ -28,7 +28,7 @@
 /* The part of a load process the harness and the process share. */
 struct load_proc {
 	_Atomic uint64_t work;	/* bits of a double: units done */
-	char why[200];		/* set by load_fail() */
+	char why[512];		/* set by load_fail() */
 };
 
 struct proc_state {

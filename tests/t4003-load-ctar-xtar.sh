@@ -1,0 +1,158 @@
+#!/bin/sh
+# ctar_load and xtar_load alone: they write (extract) archives of the
+# workload tree in their scratch directory, count work in whole archives
+# whose size in MB matches the tree, leave nothing behind, and a full disk
+# makes them fail with "No space left on device".
+# (GNU tar reading our archives is t4001's business.)
+. "$TOP_SRCDIR/tests/lib.sh"
+
+find . -maxdepth 0 -printf '' 2>/dev/null || skip_all "GNU find (-printf) is needed"
+
+export LC_ALL=C
+mnt=$T_DIR/mnt
+trap 'umount "$mnt" 2>/dev/null; rm -rf "$T_DIR"' EXIT
+
+# The size tar_write gives an archive of tree $1 (members relative to it,
+# one header per entry, data in 512-byte blocks, two end blocks, padded to
+# records of 10240 bytes), in MB.  Names in the builtin tree are short, so
+# no pax header is needed.
+archive_mb() {
+	find "$1" -mindepth 1 -printf '%y %s\n' | awk '
+		$1 == "f" { s += 512 + int(($2 + 511) / 512) * 512; next }
+		{ s += 512 }
+		END { s += 1024; s = int((s + 10239) / 10240) * 10240; print s / 1e6 }'
+}
+
+field() {	# field NAME FILE: the first number on the NAME: line
+	sed -n "s/^$1: *\([0-9.]*\).*/\1/p" "$2"
+}
+
+# Runs `contest load $1 -t 3 --quick` in w, in the background.  Once the
+# load's scratch directory exists (the tree is complete by then), takes the
+# expected archive size from the tree into $1.mb, then waits up to 5 s for
+# `check_running $1` to succeed (into $1.seen).
+run_load() {
+	mkdir w || return 1
+	"$CONTEST" load "$1" -t 3 --quick --work-dir w >"$1.out" 2>"$1.err" &
+	pid=$!
+	: >"$1.mb"
+	: >"$1.seen"
+	i=0
+	while [ $i -lt 100 ]; do
+		run=$(echo w/run-*)
+		if [ -d "$run/$1" ]; then
+			[ -s "$1.mb" ] || archive_mb "$run/tree" >"$1.mb"
+			if check_running "$1" "$run"; then
+				echo yes >"$1.seen"
+				break
+			fi
+		fi
+		sleep 0.05
+		i=$((i + 1))
+	done
+	wait "$pid"
+}
+
+check_running() {	# check_running LOAD RUN_DIR
+	case $1 in
+	ctar_load) test -f "$2/ctar_load/archive.tar" ;;
+	# Makefile is the first member: most of the time it is there, whole
+	xtar_load) cmp -s "$2/tree/Makefile" "$2/xtar_load/x/Makefile" ;;
+	esac
+}
+
+check_load() {	# check_load LOAD WHAT_IT_DOES
+	run_load "$1"
+	ok_eq "$1: contest load exits 0" "$?" 0
+	work=$(field work "$1.out")
+	rate=$(field rate "$1.out")
+	mbs=$(field natural "$1.out")
+	ok "$1: work > 0 (${work:-none})" awk "BEGIN { exit !(\"$work\" + 0 > 0) }"
+	ok "$1: it prints a natural rate in MB/s" grep -q "^natural: *[0-9.]* MB/s$" "$1.out"
+	ok "$1: the MB/s is > 0 (${mbs:-none})" awk "BEGIN { exit !(\"$mbs\" + 0 > 0) }"
+	ok_eq "$1: $2 in its scratch directory while running" "$(cat "$1.seen")" yes
+	want=$(cat "$1.mb")
+	# MB/s = units/s x MB in one archive, within 1% and the rounding of MB/s
+	ok "$1: one unit is one archive of the tree in MB (${mbs:-?} MB/s = ${rate:-?}/s x ${want:-?} MB)" \
+		awk "BEGIN { w = \"$want\" + 0; x = w * \"$rate\"; d = \"$mbs\" - x;
+			     exit !(w > 0 && x > 0 && (d < 0 ? -d : d) <= x * 0.01 + 0.06) }"
+	ok_eq "$1: nothing left in the work directory" "$(ls -A w 2>&1)" ""
+	rm -rf w
+}
+
+check_load ctar_load "an archive is being written"
+check_load xtar_load "the tree is being extracted"
+
+# ---- a full disk -------------------------------------------------------------
+# `contest load` generates the builtin tree (default scale: about 5.9 MB on
+# tmpfs, 194 entries) in the work directory, then the loads' prepare() writes
+# a 5.8 MB archive beside it.  In 14 MB, the tree and xtar's archive fit but
+# an extraction does not; in 8 MB, the tree fits but ctar's trial archive
+# does not.  ctar_load's own archives are the size of its trial one, so to
+# fill the disk under a running ctar_load the tmpfs starts at 20 MB and is
+# shrunk to 9 MB once the load runs (a remount succeeds whenever the archive
+# being written is still small).  The messages must say which load failed
+# and where, so that a tree that grows (or shrinks) fails this test instead
+# of passing it for a wrong reason.
+
+full_disk() {	# full_disk SIZE LOAD: LOAD on a tmpfs of SIZE; output in LOAD.full
+	mkdir -p "$mnt" && mount -t tmpfs -o "size=$1" tmpfs "$mnt" || return 1
+	"$CONTEST" load "$2" -t 5 --work-dir "$mnt/w" >"$2.full" 2>&1
+	echo $? >"$2.rc"
+	ls -A "$mnt" >"$2.left" 2>&1
+	umount "$mnt" || echo "umount $mnt failed" >>"$2.left"
+}
+
+# ctar_load on a tmpfs that shrinks under it; output in ctar_load.live, or
+# ctar_load.live empty when no remount succeeded
+shrink_under_ctar() {
+	mkdir -p "$mnt" && mount -t tmpfs -o size=20m tmpfs "$mnt" || return 1
+	"$CONTEST" load ctar_load -t 20 --work-dir "$mnt/w" >ctar_load.out 2>&1 &
+	pid=$!
+	shrunk=no
+	i=0
+	while [ $i -lt 400 ] && kill -0 "$pid" 2>/dev/null; do
+		if [ -d "$(echo "$mnt"/w/run-*/ctar_load)" ] &&
+		   mount -o remount,size=9m "$mnt" 2>/dev/null; then
+			shrunk=yes
+			break
+		fi
+		sleep 0.02
+		i=$((i + 1))
+	done
+	[ $shrunk = yes ] || kill -TERM "$pid" 2>/dev/null
+	wait "$pid"
+	echo $? >ctar_load.rc
+	[ $shrunk = yes ] && mv ctar_load.out ctar_load.live || : >ctar_load.live
+	ls -A "$mnt" >ctar_load.left 2>&1
+	umount "$mnt" || echo "umount $mnt failed" >>ctar_load.left
+}
+
+if [ "$(id -u)" != 0 ]; then
+	skip "a full disk: mounting a small tmpfs needs root"
+	skip "a full disk: mounting a small tmpfs needs root"
+elif ! full_disk 14m xtar_load; then
+	skip "a full disk: mount -t tmpfs failed here"
+	skip "a full disk: mount -t tmpfs failed here"
+else
+	ok "xtar_load on a full disk: exit status non-zero" test "$(cat xtar_load.rc)" != 0
+	ok "xtar_load on a full disk: fails while extracting, with ENOSPC" \
+		grep -q "xtar_load process 0: .*/xtar_load/x/.*: No space left on device" xtar_load.full
+	ok_eq "xtar_load on a full disk: nothing left behind" "$(cat xtar_load.left)" ""
+	full_disk 8m ctar_load
+	ok "ctar_load on a full disk: exit status non-zero" test "$(cat ctar_load.rc)" != 0
+	ok "ctar_load on a full disk: fails writing its archive, with ENOSPC" \
+		grep -q "ctar_load: preparing failed: .*: write: No space left on device" ctar_load.full
+	ok_eq "ctar_load on a full disk: nothing left behind" "$(cat ctar_load.left)" ""
+	shrink_under_ctar
+	if [ ! -s ctar_load.live ]; then
+		skip "a disk filling under ctar_load: the tmpfs could not be shrunk in time"
+	else
+		ok "a disk filling under ctar_load: exit non-zero, ENOSPC while writing" sh -c \
+			"test \"$(cat ctar_load.rc)\" != 0 &&
+			 grep -q 'ctar_load process 0: write: No space left on device (archive .*/ctar_load/archive.tar)' ctar_load.live"
+	fi
+	ok_eq "a disk filling under ctar_load: nothing left behind" "$(cat ctar_load.left)" ""
+fi
+
+done_testing
