@@ -1,17 +1,234 @@
-/* mem.c - mem_load: placeholder until the load is written. */
+/* mem.c - mem_load: references more memory than the machine can spare.
+ *
+ * One process maps a region, touches every page once, then writes one word
+ * of every page again and again, in an order that is a fixed shuffle of all
+ * the pages: no two neighbours in time share a cache line, a TLB entry or a
+ * prefetch stream, and every page stays dirty.  The region is 110% of RAM
+ * where swap can hold the excess; otherwise it is bounded by MemAvailable
+ * minus a reserve, so that the workload and contest are never OOM-killed
+ * (and the harness sets oom_score_adj 1000 on this process, should the
+ * machine change under us).  Huge pages are declined so that the load works
+ * on pages of the base size whatever the transparent huge page setting. */
 #include "config.h"
 
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "load.h"
+#include "util.h"
+
+#define MiB (UINT64_C(1) << 20)
+#define GiB (UINT64_C(1) << 30)
+#define QUICK_SIZE (256 * MiB)
+#define MIN_SIZE (64 * MiB)		/* a bounded default smaller than this is refused */
+#define PAGES_PER_STEP 4096		/* pages between progress reports and stop checks */
+#define SHUFFLE_SEED UINT64_C(0x636f6e7465737421)
+
+enum origin { FROM_OPTION, FROM_QUICK, FROM_RAM };
+
+/* How the size was chosen, from the load_env alone: check() and describe()
+ * both derive it, so nothing has to be kept between them. */
+struct plan {
+	enum origin origin;
+	uint64_t want;		/* --mem-size, the --quick size, or 110% of MemTotal */
+	uint64_t reserve;	/* max(1 GiB, 10% of MemTotal) */
+	uint64_t bound;		/* MemAvailable - reserve, or 0 */
+	uint64_t size;		/* what the load uses */
+	int swap_holds;		/* want exceeds the bound but SwapFree holds the excess */
+	int bounded;		/* want cut down to the bound */
+};
+
+static void make_plan(const struct load_env *e, struct plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (e->mem_size) {
+		p->origin = FROM_OPTION;
+		p->want = e->mem_size;
+	} else if (e->quick) {
+		p->origin = FROM_QUICK;
+		p->want = QUICK_SIZE;
+	} else {
+		p->origin = FROM_RAM;
+		p->want = e->mem_total / 10 * 11;
+	}
+	p->reserve = e->mem_total / 10 > GiB ? e->mem_total / 10 : GiB;
+	p->bound = e->mem_available > p->reserve ? e->mem_available - p->reserve : 0;
+	p->size = p->want;
+	if (p->want <= p->bound)
+		return;
+	if (p->want - p->bound <= e->swap_free)
+		p->swap_holds = 1;
+	else {
+		p->size = p->bound;
+		p->bounded = 1;
+	}
+}
+
+static uint64_t page_size(void)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	return ps > 0 ? (uint64_t)ps : 4096;
+}
+
+static int mem_check(struct load_ctx *c, char *why, size_t len)
+{
+	const struct load_env *e = c->env;
+	char want[32], bound[32], avail[32], reserve[32], swap[32];
+	uint64_t ps = page_size(), pages;
+	struct plan p;
+
+	if (!e->mem_total || !e->mem_available) {
+		snprintf(why, len, "cannot read MemTotal and MemAvailable from /proc/meminfo");
+		return -1;
+	}
+	make_plan(e, &p);
+	format_size(p.want, want, sizeof(want));
+	format_size(p.bound, bound, sizeof(bound));
+	format_size(e->mem_available, avail, sizeof(avail));
+	format_size(p.reserve, reserve, sizeof(reserve));
+	format_size(e->swap_free, swap, sizeof(swap));
+	if (p.bounded && p.origin == FROM_OPTION) {
+		snprintf(why, len, "--mem-size %s is more than this machine can spare without "
+			 "the OOM killer: at most %s (MemAvailable %s minus a reserve of %s; "
+			 "swap free %s)", want, bound, avail, reserve, swap);
+		return -1;
+	}
+	if (p.bounded && p.size < MIN_SIZE) {
+		snprintf(why, len, "only %s of memory to spare (MemAvailable %s minus a "
+			 "reserve of %s; swap free %s): free some memory or give a smaller "
+			 "--mem-size", bound, avail, reserve, swap);
+		return -1;
+	}
+	pages = p.size / ps;
+	if (pages > UINT32_MAX) {
+		snprintf(why, len, "--mem-size %s is more pages than the load can order",
+			 want);
+		return -1;
+	}
+	c->size = pages * ps;
+	c->natural_per_unit = (double)c->size / 1e6;
+	c->natural_unit = "MB";
+	return 0;
+}
+
+static void mem_describe(const struct load_ctx *c, char *buf, size_t len)
+{
+	const struct load_env *e = c->env;
+	char size[32], total[32], avail[32], reserve[32], swap[32], from[64];
+	struct plan p;
+
+	make_plan(e, &p);
+	format_size(c->size, size, sizeof(size));
+	format_size(e->mem_total, total, sizeof(total));
+	format_size(e->mem_available, avail, sizeof(avail));
+	format_size(p.reserve, reserve, sizeof(reserve));
+	format_size(e->swap_free, swap, sizeof(swap));
+	if (p.origin == FROM_OPTION)
+		snprintf(from, sizeof(from), "--mem-size");
+	else if (p.origin == FROM_QUICK)
+		snprintf(from, sizeof(from), "--quick");
+	else
+		snprintf(from, sizeof(from), "110%% of RAM %s", total);
+	snprintf(buf, len, "%s (%s; MemAvailable %s, reserve %s, swap free %s%s)",
+		 size, from, avail, reserve, swap,
+		 p.bounded ? ": bounded" : p.swap_holds ? ": swap holds the excess" : "");
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* The same order on every run: a Fisher-Yates shuffle from a fixed seed. */
+static void shuffle_pages(uint32_t *order, size_t pages)
+{
+	uint64_t state = SHUFFLE_SEED;
+
+	for (size_t i = 0; i < pages; i++)
+		order[i] = (uint32_t)i;
+	for (size_t i = pages - 1; i > 0; i--) {
+		size_t j = (size_t)(splitmix64(&state) % (i + 1));
+		uint32_t t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+/* Touch every page once, in address order: 0, or 1 when told to stop. */
+static int touch_all(volatile char *mem, size_t pages, size_t ps)
+{
+	for (size_t i = 0; i < pages; i++) {
+		mem[i * ps] = 1;
+		if (i % PAGES_PER_STEP == 0 && load_stopping())
+			return 1;
+	}
+	return 0;
+}
+
+/* One pass over the pages in shuffled order: 0, or 1 when told to stop. */
+static int one_pass(struct load_ctx *c, char *mem, const uint32_t *order, size_t pages,
+		    size_t ps, uint64_t passes)
+{
+	for (size_t i = 0; i < pages; i += PAGES_PER_STEP) {
+		size_t end = pages - i < PAGES_PER_STEP ? pages : i + PAGES_PER_STEP;
+
+		for (size_t k = i; k < end; k++)
+			++*(volatile uint64_t *)(void *)(mem + (size_t)order[k] * ps);
+		load_progress(c, (double)passes + (double)end / (double)pages);
+		if (load_stopping())
+			return 1;
+	}
+	return 0;
+}
 
 static int mem_run(struct load_ctx *c, unsigned idx)
 {
+	size_t ps = (size_t)page_size(), pages = (size_t)(c->size / ps);
+	uint32_t *order;
+	char *mem;
+	char size[32];
+
 	(void)idx;
-	return load_fail(c, "not written yet");
+	format_size(c->size, size, sizeof(size));
+	order = malloc(pages * sizeof(*order));
+	if (!order)
+		return load_fail(c, "cannot allocate the page order for %s", size);
+	shuffle_pages(order, pages);
+	mem = mmap(NULL, pages * ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (mem == MAP_FAILED) {
+		int err = errno;
+
+		free(order);
+		return load_fail(c, "mmap %s: %s", size, strerror(err));
+	}
+	madvise(mem, pages * ps, MADV_NOHUGEPAGE);	/* fails harmlessly without THP */
+	if (touch_all(mem, pages, ps) == 0) {
+		load_ready(c);
+		for (uint64_t passes = 0; one_pass(c, mem, order, pages, ps, passes) == 0;)
+			passes++;
+	}
+	munmap(mem, pages * ps);
+	free(order);
+	return 0;
 }
 
 const struct load_ops mem_load = {
 	.name = "mem_load",
-	.summary = "not written yet",
-	.unit = "-",
+	.summary = "references 110% of RAM (bounded) in a cache-missing page order",
+	.unit = "one complete pass",
+	.check = mem_check,
+	.describe = mem_describe,
 	.run = mem_run,
 };

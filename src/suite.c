@@ -462,6 +462,8 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 
 	if (c->ops->setup && c->ops->setup(c, why, sizeof(why))) {
 		msg("%s setup: %s", c->ops->name, why);
+		if (c->ops->cleanup)
+			c->ops->cleanup(c);
 		return 1;
 	}
 	msg("%s: starting %u process%s for %.1f s", c->ops->name, c->nprocs,
