@@ -1,25 +1,300 @@
-/* io.c - io_load: placeholder until the load is written. */
+/* io.c - io_load and io_other: stream zeros into a big file, delete it, repeat.
+ *
+ * Like `dd if=/dev/zero of=FILE bs=1M count=S/1M; rm FILE` in a loop: one
+ * process creates the file, writes S bytes of zeros with 1 MiB write()s
+ * through the page cache (the kernel's writeback and dirty throttling do
+ * the rest, as with dd), then makes sure the data reached the device before
+ * deleting the file, since deleting it with dirty pages would throw the
+ * writes away.  One unit is one complete file, counted fractionally by the
+ * bytes written.
+ *
+ * io_load writes in its scratch directory; io_other writes in a directory
+ * of its own that it makes (mkdtemp, mode 0700) in the user's -o DIR, and
+ * removes at the end, touching nothing else there.
+ *
+ * S is --io-size, else RAM (MemTotal), never more than half the free space
+ * of the file system nor so much that less than 1 GiB stays free. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsutil.h"
 #include "load.h"
+#include "util.h"
+
+#define MIB (UINT64_C(1) << 20)
+#define GIB (UINT64_C(1) << 30)
+#define BUF_SIZE (1 << 20)		/* bytes per write(), as dd bs=1M */
+#define SYNC_STEP (64 * MIB)		/* sync this much, then look at load_stopping() */
+#define QUICK_SIZE (64 * MIB)
+#define MIN_SIZE (64 * MIB)		/* smaller files measure the cache, not the disk */
+#define KEEP_FREE GIB
+
+struct io_state {
+	char *dir;	/* io_other: the directory made in other_dir; else NULL */
+	char *path;	/* the file written again and again */
+};
+
+static int is_other(const struct load_ctx *c)
+{
+	return (c->ops->flags & LOAD_NEEDS_OTHER) != 0;
+}
+
+/* Where the file goes: scratch (which may not exist yet) or -o DIR. */
+static const char *io_where(const struct load_ctx *c)
+{
+	return is_other(c) ? c->env->other_dir : c->scratch;
+}
+
+/* The largest file the file system holds with the margin. */
+static uint64_t io_fits(uint64_t avail)
+{
+	uint64_t half = avail / 2;
+	uint64_t keep = avail > KEEP_FREE ? avail - KEEP_FREE : 0;
+
+	return (half < keep ? half : keep) / MIB * MIB;
+}
+
+static int io_check_other(const char *dir, char *why, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		snprintf(why, len, "-o %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "-o %s: not a directory", dir);
+		return -1;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(why, len, "-o %s: cannot write there: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int io_check(struct load_ctx *c, char *why, size_t len)
+{
+	const char *where = io_where(c);
+	char sfit[32], sfree[32], swant[32];
+	uint64_t avail, fit, want;
+
+	if (is_other(c) && io_check_other(where, why, len))
+		return -1;
+	if (fs_free_bytes(where, &avail)) {
+		snprintf(why, len, "cannot see the free space for %s: %s", where, strerror(errno));
+		return -1;
+	}
+	fit = io_fits(avail);
+	format_size(avail, sfree, sizeof(sfree));
+	format_size(fit, sfit, sizeof(sfit));
+	if (c->env->io_size) {
+		want = c->env->io_size;
+		format_size(want, swant, sizeof(swant));
+		if (want > fit) {
+			snprintf(why, len, "--io-size %s does not fit in %s: %s free there, "
+				 "at most %s fits (half the free space, leaving 1 GiB free)",
+				 swant, where, sfree, sfit);
+			return -1;
+		}
+	} else {
+		want = c->env->quick ? QUICK_SIZE : c->env->mem_total / MIB * MIB;
+		if (want > fit)
+			want = fit;
+		if (want < MIN_SIZE) {
+			snprintf(why, len, "only %s free in %s: a file of at least 64 MiB must fit "
+				 "in half the free space, leaving 1 GiB free; free some space%s",
+				 sfree, where, is_other(c) ? " or choose another -o DIR" :
+				 " or use another --work-dir");
+			return -1;
+		}
+	}
+	c->size = want;
+	c->natural_per_unit = (double)want / 1e6;
+	c->natural_unit = "MB";
+	return 0;
+}
+
+static void io_describe(const struct load_ctx *c, char *buf, size_t len)
+{
+	const char *where = is_other(c) ? c->env->other_dir : c->env->work_dir;
+	char size[32], ram[32], sfree[32] = "?";
+	uint64_t avail;
+
+	format_size(c->size, size, sizeof(size));
+	format_size(c->env->mem_total, ram, sizeof(ram));
+	if (fs_free_bytes(io_where(c), &avail) == 0)
+		format_size(avail, sfree, sizeof(sfree));
+	snprintf(buf, len, "%s file in %s (RAM %s, free %s)", size, where, ram, sfree);
+}
+
+static void io_finish(struct load_ctx *c)
+{
+	struct io_state *st = c->priv;
+
+	if (!st)
+		return;
+	if (st->path)
+		unlink(st->path);
+	if (st->dir)
+		remove_tree(st->dir);	/* our own mkdtemp directory, nothing else */
+	free(st->path);
+	free(st->dir);
+	free(st);
+	c->priv = NULL;
+}
+
+static int io_prepare(struct load_ctx *c, char *why, size_t len)
+{
+	struct io_state *st = xcalloc(1, sizeof(*st));
+
+	c->priv = st;
+	if (!is_other(c)) {
+		st->path = xasprintf("%s/io_load.dat", c->scratch);
+		return 0;
+	}
+	st->dir = xasprintf("%s/contest-io-XXXXXX", c->env->other_dir);
+	if (!mkdtemp(st->dir)) {	/* mode 0700 */
+		snprintf(why, len, "cannot make a directory in %s: %s", c->env->other_dir,
+			 strerror(errno));
+		free(st->dir);
+		st->dir = NULL;
+		return -1;
+	}
+	st->path = xasprintf("%s/io_other.dat", st->dir);
+	return 0;
+}
+
+/* After each run: the file must not outlive it, even if the load was killed. */
+static void io_cleanup(struct load_ctx *c)
+{
+	struct io_state *st = c->priv;
+
+	if (st && st->path)
+		unlink(st->path);
+}
+
+/* Get the file's data to the device, in steps so that a stop request is
+ * seen within one step: start writeback of everything still dirty, then
+ * wait for it.  0, 1 when stopped, or -1 with errno. */
+static int io_sync(int fd, uint64_t size)
+{
+	static const unsigned int how[2] = {
+		SYNC_FILE_RANGE_WRITE,
+		SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER,
+	};
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t off = 0; off < size; off += SYNC_STEP) {
+			if (load_stopping())
+				return 1;
+			if (sync_file_range(fd, (off_t)off, (off_t)SYNC_STEP, how[pass]) &&
+			    errno != EINTR)
+				return -1;
+		}
+	}
+	return fdatasync(fd) ? -1 : 0;	/* the error report, if writeback failed */
+}
+
+/* Write one file: 0 when complete, 1 when stopped, or load_fail().  The
+ * file is removed in every case. */
+static int io_file(struct load_ctx *c, const char *path, const char *buf, double done)
+{
+	uint64_t off = 0, size = c->size;
+	const char *what = "write";
+	int fd, rc = 0, err = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return load_fail(c, "create %s: %s", path, strerror(errno));
+	while (off < size && !load_stopping()) {
+		size_t n = size - off < BUF_SIZE ? (size_t)(size - off) : BUF_SIZE;
+		ssize_t w = write(fd, buf, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			break;
+		}
+		off += (uint64_t)w;
+		load_progress(c, done + (double)off / (double)size);
+	}
+	if (!err && off < size)
+		rc = 1;
+	if (!err && !rc) {
+		what = "sync";
+		rc = io_sync(fd, size);
+		if (rc < 0)
+			err = errno;
+	}
+	if (close(fd) && !err && !rc) {
+		what = "close";
+		err = errno;
+	}
+	if (unlink(path) && !err) {
+		what = "unlink";
+		err = errno;
+	}
+	if (err)
+		return load_fail(c, "%s %s: %s", what, path, strerror(err));
+	return rc;
+}
 
 static int io_run(struct load_ctx *c, unsigned idx)
 {
+	struct io_state *st = c->priv;
+	double done = 0;
+	void *buf;
+	int rc = 0;
+
 	(void)idx;
-	return load_fail(c, "not written yet");
+	if (!st || !st->path)
+		return load_fail(c, "not prepared");
+	if (posix_memalign(&buf, 4096, BUF_SIZE))
+		return load_fail(c, "out of memory for a %d-byte buffer", BUF_SIZE);
+	memset(buf, 0, BUF_SIZE);
+	load_ready(c);
+	while (!load_stopping()) {
+		rc = io_file(c, st->path, buf, done);
+		if (rc)
+			break;
+		done += 1;
+		load_progress(c, done);
+	}
+	free(buf);
+	return rc < 0 ? -1 : 0;
 }
 
 const struct load_ops io_load = {
 	.name = "io_load",
-	.summary = "not written yet",
-	.unit = "-",
+	.summary = "streams zeros into a new file the size of RAM, again and again",
+	.unit = "one complete file",
+	.check = io_check,
+	.describe = io_describe,
+	.prepare = io_prepare,
 	.run = io_run,
+	.cleanup = io_cleanup,
+	.finish = io_finish,
 };
 
 const struct load_ops io_other_load = {
 	.name = "io_other",
-	.summary = "not written yet",
-	.unit = "-",
+	.summary = "as io_load, in a directory on another disk (-o DIR)",
+	.unit = "one complete file",
 	.flags = LOAD_NEEDS_OTHER,
+	.check = io_check,
+	.describe = io_describe,
+	.prepare = io_prepare,
 	.run = io_run,
+	.cleanup = io_cleanup,
+	.finish = io_finish,
 };

@@ -1,17 +1,259 @@
-/* read.c - read_load: placeholder until the load is written. */
+/* read.c - read_load: read a big file sequentially, again and again.
+ *
+ * Like `cat FILE > /dev/null` in a loop.  prepare() writes the file once per
+ * suite (untimed), S bytes of incompressible data, and syncs it.  run() reads
+ * it from start to end with 1 MiB read()s, advising sequential access as cat
+ * does.  The file may fit in the page cache (RAM is large, the file may be
+ * reduced to fit the disk), so that every read still reaches the device the
+ * reader drops the pages behind it (POSIX_FADV_DONTNEED every 64 MiB) and
+ * the whole file before each pass.  One unit is one complete read, counted
+ * fractionally by bytes.
+ *
+ * S is --io-size, else RAM (MemTotal), never more than half the free space
+ * of the file system nor so much that less than 1 GiB stays free. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsutil.h"
 #include "load.h"
+#include "proc.h"
+#include "util.h"
+
+#define MIB (UINT64_C(1) << 20)
+#define GIB (UINT64_C(1) << 30)
+#define BUF_SIZE (1 << 20)		/* bytes per read() */
+#define DROP_STEP (64 * MIB)		/* drop the cache behind the reader this often */
+#define QUICK_SIZE (64 * MIB)
+#define MIN_SIZE (64 * MIB)
+#define KEEP_FREE GIB
+#define FILE_NAME "read_load.dat"
+
+/* The largest file the file system holds with the margin. */
+static uint64_t read_fits(uint64_t avail)
+{
+	uint64_t half = avail / 2;
+	uint64_t keep = avail > KEEP_FREE ? avail - KEEP_FREE : 0;
+
+	return (half < keep ? half : keep) / MIB * MIB;
+}
+
+static int read_check(struct load_ctx *c, char *why, size_t len)
+{
+	char sfit[32], sfree[32], swant[32];
+	uint64_t avail, fit, want;
+
+	if (fs_free_bytes(c->scratch, &avail)) {
+		snprintf(why, len, "cannot see the free space for %s: %s", c->scratch,
+			 strerror(errno));
+		return -1;
+	}
+	fit = read_fits(avail);
+	format_size(avail, sfree, sizeof(sfree));
+	format_size(fit, sfit, sizeof(sfit));
+	if (c->env->io_size) {
+		want = c->env->io_size;
+		format_size(want, swant, sizeof(swant));
+		if (want > fit) {
+			snprintf(why, len, "--io-size %s does not fit in %s: %s free there, "
+				 "at most %s fits (half the free space, leaving 1 GiB free)",
+				 swant, c->env->work_dir, sfree, sfit);
+			return -1;
+		}
+	} else {
+		want = c->env->quick ? QUICK_SIZE : c->env->mem_total / MIB * MIB;
+		if (want > fit)
+			want = fit;
+		if (want < MIN_SIZE) {
+			snprintf(why, len, "only %s free in %s: a file of at least 64 MiB must fit "
+				 "in half the free space, leaving 1 GiB free; free some space "
+				 "or use another --work-dir", sfree, c->env->work_dir);
+			return -1;
+		}
+	}
+	c->size = want;
+	c->natural_per_unit = (double)want / 1e6;
+	c->natural_unit = "MB";
+	return 0;
+}
+
+static void read_describe(const struct load_ctx *c, char *buf, size_t len)
+{
+	char size[32], ram[32], sfree[32] = "?";
+	uint64_t avail;
+
+	format_size(c->size, size, sizeof(size));
+	format_size(c->env->mem_total, ram, sizeof(ram));
+	if (fs_free_bytes(c->scratch, &avail) == 0)
+		format_size(avail, sfree, sizeof(sfree));
+	snprintf(buf, len, "%s file in %s, written before timing (RAM %s, free %s)",
+		 size, c->env->work_dir, ram, sfree);
+}
+
+/* Bytes that no file system compresses and no two MiB alike. */
+static void read_fill(uint64_t *buf, size_t words, uint64_t *seed)
+{
+	uint64_t x = *seed;
+
+	for (size_t i = 0; i < words; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = x;
+	}
+	*seed = x;
+}
+
+static int read_write_file(const char *path, uint64_t size, uint64_t *buf,
+			   char *why, size_t len)
+{
+	uint64_t off = 0, seed = UINT64_C(0x9e3779b97f4a7c15);
+	const char *what = "write";
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(why, len, "create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (off < size && !err) {
+		size_t n = size - off < BUF_SIZE ? (size_t)(size - off) : BUF_SIZE;
+
+		if (proc_interrupted()) {	/* the user asked contest to stop */
+			snprintf(why, len, "interrupted");
+			close(fd);
+			unlink(path);
+			return -1;
+		}
+		read_fill(buf, BUF_SIZE / sizeof(*buf), &seed);
+		if (write_all(fd, buf, n))
+			err = errno;
+		off += n;
+	}
+	if (!err && fdatasync(fd)) {
+		what = "sync";
+		err = errno;
+	}
+	if (!err)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (close(fd) && !err) {
+		what = "close";
+		err = errno;
+	}
+	if (err) {
+		snprintf(why, len, "%s %s: %s", what, path, strerror(err));
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_prepare(struct load_ctx *c, char *why, size_t len)
+{
+	char *path = xasprintf("%s/%s", c->scratch, FILE_NAME);
+	uint64_t *buf = xmalloc(BUF_SIZE);
+	int rc;
+
+	rc = read_write_file(path, c->size, buf, why, len);
+	free(buf);
+	if (rc)
+		free(path);
+	else
+		c->priv = path;
+	return rc;
+}
+
+static void read_finish(struct load_ctx *c)
+{
+	if (c->priv)
+		unlink(c->priv);
+	free(c->priv);
+	c->priv = NULL;
+}
+
+/* Drop [from, to) from the page cache: the next pass must read the device. */
+static void read_drop(int fd, uint64_t from, uint64_t to)
+{
+	posix_fadvise(fd, (off_t)from, (off_t)(to - from), POSIX_FADV_DONTNEED);
+}
+
+/* One pass over the file: 0 when complete, 1 when stopped, or load_fail(). */
+static int read_pass(struct load_ctx *c, int fd, const char *path, void *buf, double done)
+{
+	uint64_t off = 0, dropped = 0, size = c->size;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return load_fail(c, "lseek %s: %s", path, strerror(errno));
+	read_drop(fd, 0, size);
+	while (off < size) {
+		size_t n = size - off < BUF_SIZE ? (size_t)(size - off) : BUF_SIZE;
+		ssize_t r;
+
+		if (load_stopping())
+			return 1;
+		r = read(fd, buf, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return load_fail(c, "read %s: %s", path, strerror(errno));
+		}
+		if (r == 0)
+			return load_fail(c, "read %s: the file ends at %llu of %llu bytes",
+					 path, (unsigned long long)off, (unsigned long long)size);
+		off += (uint64_t)r;
+		load_progress(c, done + (double)off / (double)size);
+		if (off - dropped >= DROP_STEP) {
+			read_drop(fd, dropped, off);
+			dropped = off;
+		}
+	}
+	return 0;
+}
 
 static int read_run(struct load_ctx *c, unsigned idx)
 {
+	const char *path = c->priv;
+	double done = 0;
+	void *buf;
+	int fd, rc = 0;
+
 	(void)idx;
-	return load_fail(c, "not written yet");
+	if (!path)
+		return load_fail(c, "not prepared");
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return load_fail(c, "open %s: %s", path, strerror(errno));
+	if (posix_memalign(&buf, 4096, BUF_SIZE)) {
+		close(fd);
+		return load_fail(c, "out of memory for a %d-byte buffer", BUF_SIZE);
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);	/* as cat does */
+	load_ready(c);
+	while (!load_stopping()) {
+		rc = read_pass(c, fd, path, buf, done);
+		if (rc)
+			break;
+		done += 1;
+		load_progress(c, done);
+	}
+	free(buf);
+	close(fd);
+	return rc < 0 ? -1 : 0;
 }
 
 const struct load_ops read_load = {
 	.name = "read_load",
-	.summary = "not written yet",
-	.unit = "-",
+	.summary = "reads a file the size of RAM (written before timing) again and again",
+	.unit = "one complete read",
+	.check = read_check,
+	.describe = read_describe,
+	.prepare = read_prepare,
 	.run = read_run,
+	.finish = read_finish,
 };
