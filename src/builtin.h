@@ -8,7 +8,9 @@
  * different workloads. */
 #define BUILTIN_VERSION 1
 
-/* The default scale and the --quick scale (units of the generator). */
+/* The scale is the number of translation units (1 to 10000): each takes
+ * about 0.3-0.6 CPU seconds with gcc -O2.  The default, 180, builds in about
+ * 40 s with make -j8 on 2 idle CPUs; --quick, 18, in about 4 s. */
 unsigned builtin_scale(int quick);
 
 /* Write the tree for `scale` into the existing empty directory `dir`: C
