@@ -1,17 +1,835 @@
-/* list.c - list_load: placeholder until the load is written. */
+/* list.c - list_load: lists the file system like `ls -lRa /`, into /dev/null.
+ *
+ * One listing walks the tree below --root (default "/") the way ls -lRa
+ * does: a directory is read whole, every entry (".", ".." and hidden ones
+ * included) is lstat()ed, owner and group names are looked up, the entries
+ * are sorted by name and written as long-listing lines (mode, links, owner,
+ * group, size or device numbers, mtime, name, "-> target" for a symlink)
+ * through a 64 KiB buffer to /dev/null; then its subdirectories are listed,
+ * depth first, in name order.  Like GNU ls -l, every entry is also asked for
+ * its SELinux label and (not symlinks) its POSIX ACLs, the '.' or '+' after
+ * the mode.  Owner and group names are cached per id, as ls does.
+ *
+ * Directories are opened relative to their parent (openat, fdopendir; one
+ * descriptor per level of depth), so no path length limit applies to the
+ * walk itself.  Symlinks are never followed (only --root itself may be one).
+ * Some directories are listed in their parent but not entered: those on a
+ * pseudo file system (proc, sysfs, cgroup, devpts... by statfs magic, checked
+ * when st_dev changes), /dev, /proc and /sys wherever they are mounted (by
+ * device and inode: devtmpfs looks like tmpfs to statfs), and contest's own
+ * work directory (by device and inode, looked up again for every listing).
+ *
+ * An entry is every object the walk lstat()s below the root, plus the root
+ * itself: for a plain tree the count equals `find ROOT | wc -l`.  "." and
+ * ".." are lstat()ed and listed in every directory, as ls -a does, but not
+ * counted, as find does not print them.  An entry that vanishes or cannot be
+ * lstat()ed is not counted; a directory that cannot be opened (no
+ * permission, gone, too deep for the open file limit) is counted but not
+ * entered.
+ *
+ * Unit: one complete listing, counted fractionally by entries against the
+ * previous listing's count.  check() walks once, untimed and without
+ * formatting, to count the entries for the first listing's fraction. */
 #include "config.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsutil.h"
 #include "load.h"
+#include "util.h"
+
+#define OUT_SIZE (64 * 1024)    /* the output buffer */
+#define LINE_ROOM (16 * 1024)   /* room kept free for one line */
+#define NAME_SLOTS 256          /* cached owner or group names */
+#define NAME_MAX_LEN 64         /* longer names are cut */
+#define SIX_MONTHS (31556952 / 2)
+
+/* Not in every <linux/magic.h>: the values are the kernel's. */
+#ifndef CONFIGFS_MAGIC
+#define CONFIGFS_MAGIC 0x62656570       /* fs/configfs/mount.c */
+#endif
+#ifndef FUSE_CTL_SUPER_MAGIC
+#define FUSE_CTL_SUPER_MAGIC 0x65735543 /* fs/fuse/control.c */
+#endif
+#ifndef MQUEUE_MAGIC
+#define MQUEUE_MAGIC 0x19800202         /* ipc/mqueue.c */
+#endif
+
+/* File systems whose directories hold no files to list: ls -lRa would
+ * wander through processes, kernel objects and device nodes. */
+static const struct {
+	uint32_t magic;
+	const char *name;
+} pseudo_fs[] = {
+	{ PROC_SUPER_MAGIC, "proc" },
+	{ SYSFS_MAGIC, "sysfs" },
+	{ DEVPTS_SUPER_MAGIC, "devpts" },
+	{ CGROUP_SUPER_MAGIC, "cgroup" },
+	{ CGROUP2_SUPER_MAGIC, "cgroup2" },
+	{ DEBUGFS_MAGIC, "debugfs" },
+	{ TRACEFS_MAGIC, "tracefs" },
+	{ SECURITYFS_MAGIC, "securityfs" },
+	{ PSTOREFS_MAGIC, "pstore" },
+	{ BPF_FS_MAGIC, "bpf" },
+	{ CONFIGFS_MAGIC, "configfs" },
+	{ FUSE_CTL_SUPER_MAGIC, "fusectl" },
+	{ MQUEUE_MAGIC, "mqueue" },
+	{ HUGETLBFS_MAGIC, "hugetlbfs" },
+	{ AUTOFS_SUPER_MAGIC, "autofs" },
+	{ BINFMTFS_MAGIC, "binfmt_misc" },
+	{ EFIVARFS_MAGIC, "efivarfs" },
+	{ SELINUX_MAGIC, "selinuxfs" },
+	{ SMACK_MAGIC, "smackfs" },
+	{ RDTGROUP_SUPER_MAGIC, "resctrl" },
+	{ NSFS_MAGIC, "nsfs" },
+	{ BINDERFS_SUPER_MAGIC, "binderfs" },
+	{ USBDEVICE_SUPER_MAGIC, "usbfs" },
+	{ OPENPROM_SUPER_MAGIC, "openpromfs" },
+	{ AAFS_MAGIC, "apparmorfs" },
+};
+
+/* Directories skipped wherever they appear (bind mounts included). */
+static const char *const skip_always[] = { "/dev", "/proc", "/sys" };
+
+struct ident {
+	dev_t dev;
+	ino_t ino;
+};
+
+/* Owner or group names by id, open addressing; a miss is cached as the
+ * number, which is what ls prints then. */
+struct name_cache {
+	int groups;
+	size_t used;
+	uint32_t id[NAME_SLOTS];
+	char *name[NAME_SLOTS];        /* NULL: a free slot */
+	char spare[NAME_MAX_LEN + 1];  /* the last name that did not fit */
+};
+
+/* One entry of the directory being listed. */
+struct entry {
+	size_t off;             /* its name in lister.names */
+	const char *name;       /* set once every name is read */
+	int dot;                /* "." or "..": listed, never counted */
+	int ok;                 /* lstat() worked */
+	mode_t mode;
+	nlink_t nlink;
+	uid_t uid;
+	gid_t gid;
+	off_t size;
+	blkcnt_t blocks;
+	time_t mtime;
+	dev_t dev, rdev;
+	ino_t ino;
+};
+
+/* One directory on the way down: its stream and the subdirectories still
+ * to enter, NUL-separated, in listing order. */
+struct frame {
+	DIR *dir;
+	dev_t dev;
+	size_t prev_len;        /* lister.path_len before this level */
+	char *subdirs;
+	size_t subdirs_len, subdirs_cap, next;
+};
+
+struct lister {
+	struct load_ctx *c;
+	const char *root;
+	int counting;           /* check(): lstat and count, write nothing */
+	int out_fd;
+	char *out;
+	size_t out_len;
+	int first;              /* no directory written yet in this listing */
+	char *path;             /* the directory being listed, for headers */
+	size_t path_len, path_cap;
+	char *full;             /* one entry's path, for the xattr calls */
+	size_t full_cap;
+	struct ident skip[ARRAY_SIZE(skip_always) + 1];
+	size_t nskip;
+	struct name_cache users, groups;
+	char *nss;              /* getpwuid_r/getgrgid_r buffer */
+	size_t nss_len;
+	char target[PATH_MAX];
+	time_t now;
+	char *names;            /* names of the directory being listed */
+	size_t names_len, names_cap;
+	struct entry *ents;
+	size_t nents, ents_cap;
+	struct frame *stack;
+	size_t depth, stack_cap;
+	uint64_t entries;       /* counted so far in this listing */
+	double done, denom;     /* listings completed; entries in the last one */
+	char why[256];
+};
+
+static int lister_fail(struct lister *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int lister_fail(struct lister *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(l->why, sizeof(l->why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void lister_init(struct lister *l, struct load_ctx *c, int counting)
+{
+	memset(l, 0, sizeof(*l));
+	l->c = c;
+	l->root = c->env->list_root ? c->env->list_root : "/";
+	l->counting = counting;
+	l->out_fd = -1;
+	l->groups.groups = 1;
+	l->nss_len = 16384;
+	l->nss = xmalloc(l->nss_len);
+	if (!counting)
+		l->out = xmalloc(OUT_SIZE);
+}
+
+static void names_free(struct name_cache *nc)
+{
+	for (size_t i = 0; i < NAME_SLOTS; i++)
+		free(nc->name[i]);
+}
+
+static void lister_free(struct lister *l)
+{
+	if (l->out_fd >= 0)
+		close(l->out_fd);
+	names_free(&l->users);
+	names_free(&l->groups);
+	free(l->nss);
+	free(l->out);
+	free(l->path);
+	free(l->full);
+	free(l->names);
+	free(l->ents);
+	free(l->stack);
+}
+
+/* ---- owner and group names ---------------------------------------------- */
+
+static void resolve_name(struct lister *l, struct name_cache *nc, uint32_t id)
+{
+	const char *name = NULL;
+	int rc;
+
+	for (;;) {
+		if (nc->groups) {
+			struct group gr, *res = NULL;
+
+			rc = getgrgid_r((gid_t)id, &gr, l->nss, l->nss_len, &res);
+			name = res ? res->gr_name : NULL;
+		} else {
+			struct passwd pw, *res = NULL;
+
+			rc = getpwuid_r((uid_t)id, &pw, l->nss, l->nss_len, &res);
+			name = res ? res->pw_name : NULL;
+		}
+		if (rc != ERANGE || l->nss_len >= 1024 * 1024)
+			break;
+		l->nss_len *= 2;
+		l->nss = xrealloc(l->nss, l->nss_len);
+	}
+	if (name)
+		snprintf(nc->spare, sizeof(nc->spare), "%s", name);
+	else
+		snprintf(nc->spare, sizeof(nc->spare), "%u", id);
+}
+
+static const char *lookup_name(struct lister *l, struct name_cache *nc, uint32_t id)
+{
+	size_t i = (id * 2654435761u) % NAME_SLOTS;
+
+	while (nc->name[i]) {
+		if (nc->id[i] == id)
+			return nc->name[i];
+		i = (i + 1) % NAME_SLOTS;
+	}
+	resolve_name(l, nc, id);
+	if (nc->used >= NAME_SLOTS * 3 / 4)
+		return nc->spare;	/* full: look the rest up every time */
+	nc->id[i] = id;
+	nc->name[i] = xstrdup(nc->spare);
+	nc->used++;
+	return nc->name[i];
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static int out_flush(struct lister *l)
+{
+	if (l->out_len && write_all(l->out_fd, l->out, l->out_len))
+		return lister_fail(l, "write /dev/null: %s", strerror(errno));
+	l->out_len = 0;
+	return 0;
+}
+
+static int out_write(struct lister *l, const char *s, size_t len)
+{
+	while (len) {
+		size_t n = OUT_SIZE - l->out_len;
+
+		if (!n && out_flush(l))
+			return -1;
+		n = OUT_SIZE - l->out_len;
+		if (n > len)
+			n = len;
+		memcpy(l->out + l->out_len, s, n);
+		l->out_len += n;
+		s += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* One line of at most LINE_ROOM bytes (a longer one is cut). */
+static int out_printf(struct lister *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int out_printf(struct lister *l, const char *fmt, ...)
+{
+	size_t room;
+	va_list ap;
+	int n;
+
+	if (OUT_SIZE - l->out_len < LINE_ROOM && out_flush(l))
+		return -1;
+	room = OUT_SIZE - l->out_len;
+	va_start(ap, fmt);
+	n = vsnprintf(l->out + l->out_len, room, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return lister_fail(l, "formatting a line: %s", strerror(errno));
+	l->out_len += (size_t)n < room ? (size_t)n : room - 1;
+	return 0;
+}
+
+/* ---- paths ------------------------------------------------------------ */
+
+static void grow(char **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return;
+	while (*cap < need)
+		*cap = *cap ? *cap * 2 : 256;
+	*buf = xrealloc(*buf, *cap);
+}
+
+/* Append "/name" to the path of the directory being listed. */
+static void path_push(struct lister *l, const char *name)
+{
+	size_t n = strlen(name);
+	int slash = l->path_len && l->path[l->path_len - 1] != '/';
+
+	grow(&l->path, &l->path_cap, l->path_len + (size_t)slash + n + 1);
+	if (slash)
+		l->path[l->path_len++] = '/';
+	memcpy(l->path + l->path_len, name, n + 1);
+	l->path_len += n;
+}
+
+/* The path of one entry of the directory being listed, or NULL when it is
+ * too long for a path-taking system call. */
+static const char *entry_path(struct lister *l, const char *name)
+{
+	size_t n = strlen(name);
+	int slash = l->path_len && l->path[l->path_len - 1] != '/';
+	size_t len = l->path_len + (size_t)slash + n;
+
+	if (len >= PATH_MAX)
+		return NULL;
+	grow(&l->full, &l->full_cap, len + 1);
+	memcpy(l->full, l->path, l->path_len);
+	if (slash)
+		l->full[l->path_len] = '/';
+	memcpy(l->full + l->path_len + slash, name, n + 1);
+	return l->full;
+}
+
+/* ---- what not to enter ------------------------------------------------- */
+
+static void add_skip(struct lister *l, const char *path)
+{
+	struct stat st;
+
+	if (path && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		l->skip[l->nskip].dev = st.st_dev;
+		l->skip[l->nskip].ino = st.st_ino;
+		l->nskip++;
+	}
+}
+
+/* Looked up for every listing: the work directory may come and go. */
+static void find_skips(struct lister *l)
+{
+	l->nskip = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(skip_always); i++)
+		add_skip(l, skip_always[i]);
+	add_skip(l, l->c->env->work_dir);
+}
+
+static int skipped(const struct lister *l, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < l->nskip; i++)
+		if (l->skip[i].dev == dev && l->skip[i].ino == ino)
+			return 1;
+	return 0;
+}
+
+/* The name of the pseudo file system fd is on, or NULL. */
+static const char *pseudo_name(int fd)
+{
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(pseudo_fs); i++)
+		if ((uint32_t)sf.f_type == pseudo_fs[i].magic)
+			return pseudo_fs[i].name;
+	return NULL;
+}
+
+/* ---- one directory ------------------------------------------------------ */
+
+static void add_entry(struct lister *l, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	struct entry *e;
+
+	if (l->nents == l->ents_cap) {
+		l->ents_cap = l->ents_cap ? l->ents_cap * 2 : 256;
+		l->ents = xrealloc(l->ents, l->ents_cap * sizeof(*l->ents));
+	}
+	grow(&l->names, &l->names_cap, l->names_len + n);
+	e = &l->ents[l->nents++];
+	e->off = l->names_len;
+	e->dot = name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+	memcpy(l->names + l->names_len, name, n);
+	l->names_len += n;
+}
+
+static void stat_entry(struct lister *l, int dfd, struct entry *e)
+{
+	struct stat st;
+
+	e->ok = !fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT);
+	if (!e->ok)
+		return;		/* gone since readdir, or not ours to see */
+	e->mode = st.st_mode;
+	e->nlink = st.st_nlink;
+	e->uid = st.st_uid;
+	e->gid = st.st_gid;
+	e->size = st.st_size;
+	e->blocks = st.st_blocks;
+	e->mtime = st.st_mtime;
+	e->dev = st.st_dev;
+	e->rdev = st.st_rdev;
+	e->ino = st.st_ino;
+	if (!e->dot)
+		l->entries++;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+}
+
+static void mode_string(mode_t m, char mark, char *s)
+{
+	static const char rwx[] = "rwxrwxrwx";
+
+	s[0] = S_ISDIR(m) ? 'd' : S_ISLNK(m) ? 'l' : S_ISCHR(m) ? 'c' : S_ISBLK(m) ? 'b' :
+		S_ISFIFO(m) ? 'p' : S_ISSOCK(m) ? 's' : S_ISREG(m) ? '-' : '?';
+	for (int i = 0; i < 9; i++)
+		s[1 + i] = m & (0400 >> i) ? rwx[i] : '-';
+	if (m & S_ISUID)
+		s[3] = m & S_IXUSR ? 's' : 'S';
+	if (m & S_ISGID)
+		s[6] = m & S_IXGRP ? 's' : 'S';
+	if (m & S_ISVTX)
+		s[9] = m & S_IXOTH ? 't' : 'T';
+	s[10] = mark;
+	s[11] = '\0';
+}
+
+/* What GNU ls -l asks of every entry: '+' for an ACL, '.' for a security
+ * context, nothing otherwise.  Paths longer than PATH_MAX go without. */
+static char xattr_mark(struct lister *l, const struct entry *e)
+{
+	const char *p = entry_path(l, e->name);
+	char label[256];
+	int context;
+
+	if (!p)
+		return '\0';
+	context = lgetxattr(p, "security.selinux", label, sizeof(label)) > 0;
+	if (S_ISLNK(e->mode))
+		return context ? '.' : '\0';
+	if (lgetxattr(p, "system.posix_acl_access", NULL, 0) > 0 ||
+	    (S_ISDIR(e->mode) && lgetxattr(p, "system.posix_acl_default", NULL, 0) > 0))
+		return '+';
+	return context ? '.' : '\0';
+}
+
+static void size_field(const struct entry *e, char *buf, size_t len)
+{
+	if (S_ISCHR(e->mode) || S_ISBLK(e->mode))
+		snprintf(buf, len, "%u, %u", major(e->rdev), minor(e->rdev));
+	else
+		snprintf(buf, len, "%jd", (intmax_t)e->size);
+}
+
+static void time_field(const struct lister *l, time_t t, char *buf, size_t len)
+{
+	int recent = t > l->now - SIX_MONTHS && t <= l->now + 60;
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(buf, len, recent ? "%b %e %H:%M" : "%b %e  %Y", &tm))
+		snprintf(buf, len, "%jd", (intmax_t)t);
+}
+
+struct widths {
+	int links, owner, group, size;
+};
+
+static int print_entry(struct lister *l, int dfd, const struct entry *e,
+		       const struct widths *w)
+{
+	char mode[12], size[48], when[64];
+	const char *owner, *group, *arrow = "", *target = "";
+
+	mode_string(e->mode, xattr_mark(l, e), mode);
+	owner = lookup_name(l, &l->users, e->uid);
+	group = lookup_name(l, &l->groups, e->gid);
+	size_field(e, size, sizeof(size));
+	time_field(l, e->mtime, when, sizeof(when));
+	if (S_ISLNK(e->mode)) {
+		ssize_t n = readlinkat(dfd, e->name, l->target, sizeof(l->target) - 1);
+
+		l->target[n > 0 ? n : 0] = '\0';
+		arrow = " -> ";
+		target = l->target;
+	}
+	return out_printf(l, "%s %*ju %-*s %-*s %*s %s %s%s%s\n", mode, w->links,
+			  (uintmax_t)e->nlink, w->owner, owner, w->group, group,
+			  w->size, size, when, e->name, arrow, target);
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* The directory's lines: a header, the total of 1 KiB blocks, then one line
+ * per entry, columns as wide as the widest value, as ls aligns them. */
+static int print_dir(struct lister *l, int dfd)
+{
+	struct widths w = { 0, 0, 0, 0 };
+	uintmax_t blocks = 0;
+	char buf[48];
+
+	for (size_t i = 0; i < l->nents; i++) {
+		const struct entry *e = &l->ents[i];
+
+		if (!e->ok)
+			continue;
+		blocks += (uintmax_t)e->blocks;
+		w.links = max_int(w.links, snprintf(buf, sizeof(buf), "%ju", (uintmax_t)e->nlink));
+		w.owner = max_int(w.owner, (int)strlen(lookup_name(l, &l->users, e->uid)));
+		w.group = max_int(w.group, (int)strlen(lookup_name(l, &l->groups, e->gid)));
+		size_field(e, buf, sizeof(buf));
+		w.size = max_int(w.size, (int)strlen(buf));
+	}
+	if ((!l->first && out_write(l, "\n", 1)) || out_write(l, l->path, l->path_len) ||
+	    out_printf(l, ":\ntotal %ju\n", (blocks + 1) / 2))
+		return -1;
+	l->first = 0;
+	for (size_t i = 0; i < l->nents; i++) {
+		if (load_stopping())
+			return 1;
+		if (l->ents[i].ok && print_entry(l, dfd, &l->ents[i], &w))
+			return -1;
+	}
+	return 0;
+}
+
+static void add_subdir(struct frame *f, const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	grow(&f->subdirs, &f->subdirs_cap, f->subdirs_len + n);
+	memcpy(f->subdirs + f->subdirs_len, name, n);
+	f->subdirs_len += n;
+}
+
+static void report_progress(struct lister *l)
+{
+	double frac = (double)l->entries / l->denom;
+
+	if (!l->counting)
+		load_progress(l->c, l->done + (frac < 1 ? frac : 1));
+}
+
+/* Read, lstat, sort and write the directory on top of the stack, and note
+ * which subdirectories to enter.  0, 1 when told to stop, or -1. */
+static int list_dir(struct lister *l)
+{
+	struct frame *f = &l->stack[l->depth - 1];
+	int dfd = dirfd(f->dir);
+	struct dirent *de;
+	int rc;
+
+	l->nents = 0;
+	l->names_len = 0;
+	/* A read error ends the directory with what was read. */
+	while ((de = readdir(f->dir)))
+		if (!l->counting || (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")))
+			add_entry(l, de->d_name);
+	for (size_t i = 0; i < l->nents; i++) {
+		if (load_stopping())
+			return 1;
+		l->ents[i].name = l->names + l->ents[i].off;
+		stat_entry(l, dfd, &l->ents[i]);
+	}
+	if (!l->counting) {
+		qsort(l->ents, l->nents, sizeof(*l->ents), by_name);
+		if ((rc = print_dir(l, dfd)))
+			return rc;
+	}
+	for (size_t i = 0; i < l->nents; i++) {
+		const struct entry *e = &l->ents[i];
+
+		if (e->ok && !e->dot && S_ISDIR(e->mode) && !skipped(l, e->dev, e->ino))
+			add_subdir(f, e->name);
+	}
+	report_progress(l);
+	return 0;
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+static int push_frame(struct lister *l, int fd, dev_t dev, size_t prev_len)
+{
+	struct frame *f;
+	DIR *d = fdopendir(fd);
+
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return e == ENOMEM ? lister_fail(l, "fdopendir: %s", strerror(e)) : 0;
+	}
+	if (l->depth == l->stack_cap) {
+		l->stack_cap = l->stack_cap ? l->stack_cap * 2 : 64;
+		l->stack = xrealloc(l->stack, l->stack_cap * sizeof(*l->stack));
+	}
+	f = &l->stack[l->depth++];
+	memset(f, 0, sizeof(*f));
+	f->dir = d;
+	f->dev = dev;
+	f->prev_len = prev_len;
+	return 1;
+}
+
+static void pop_frame(struct lister *l)
+{
+	struct frame *f = &l->stack[--l->depth];
+
+	closedir(f->dir);
+	free(f->subdirs);
+	l->path_len = f->prev_len;
+	if (l->path)
+		l->path[l->path_len] = '\0';
+}
+
+/* Enter one subdirectory of the top frame and list it.  A directory that
+ * cannot be opened, or is on a pseudo file system, is left out. */
+static int enter(struct lister *l, const char *name)
+{
+	struct frame *f = &l->stack[l->depth - 1];
+	size_t prev_len = l->path_len;
+	dev_t parent_dev = f->dev;
+	struct stat st;
+	int fd, rc;
+
+	fd = openat(dirfd(f->dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOMEM ? lister_fail(l, "open %s/%s: %s", l->path, name,
+						     strerror(errno)) : 0;
+	if (fstat(fd, &st) || skipped(l, st.st_dev, st.st_ino) ||
+	    (st.st_dev != parent_dev && pseudo_name(fd))) {
+		close(fd);
+		return 0;
+	}
+	/* f may move when the stack grows: it is not used below. */
+	rc = push_frame(l, fd, st.st_dev, prev_len);
+	if (rc <= 0)
+		return rc;
+	path_push(l, name);
+	return list_dir(l);
+}
+
+/* One whole listing: 0 when complete, 1 when told to stop, -1 with l->why. */
+static int list_tree(struct lister *l)
+{
+	struct stat st;
+	int fd, rc;
+
+	l->entries = 0;
+	l->first = 1;
+	l->now = time(NULL);
+	find_skips(l);
+	fd = open(l->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		rc = lister_fail(l, "%s: %s", l->root, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	l->entries = 1;
+	l->path_len = 0;
+	path_push(l, l->root);
+	rc = push_frame(l, fd, st.st_dev, 0);
+	if (rc == 0)
+		return lister_fail(l, "%s: %s", l->root, strerror(errno));
+	rc = rc < 0 ? rc : list_dir(l);
+	while (rc == 0 && l->depth) {
+		struct frame *f = &l->stack[l->depth - 1];
+		const char *name;
+
+		if (f->next >= f->subdirs_len) {
+			pop_frame(l);
+			continue;
+		}
+		/* The name stays put when enter() grows the stack. */
+		name = f->subdirs + f->next;
+		f->next += strlen(name) + 1;
+		rc = enter(l, name);
+	}
+	while (l->depth)
+		pop_frame(l);
+	if (rc == 0 && !l->counting)
+		rc = out_flush(l);
+	return rc;
+}
+
+/* ---- the load ---------------------------------------------------------- */
+
+/* Why the root cannot be listed, or NULL. */
+static const char *root_refused(struct lister *l, char *why, size_t len)
+{
+	const char *pseudo;
+	struct stat st;
+	int fd;
+
+	fd = open(l->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOTDIR)
+			snprintf(why, len, "--root %s is not a directory", l->root);
+		else
+			snprintf(why, len, "--root %s: %s", l->root, strerror(errno));
+		return why;
+	}
+	pseudo = pseudo_name(fd);
+	if (fstat(fd, &st)) {
+		snprintf(why, len, "--root %s: %s", l->root, strerror(errno));
+		close(fd);
+		return why;
+	}
+	close(fd);
+	find_skips(l);
+	if (pseudo || skipped(l, st.st_dev, st.st_ino)) {
+		snprintf(why, len, "--root %s is a directory list_load never enters (%s)",
+			 l->root, pseudo ? pseudo : "/dev, /proc, /sys or the work directory");
+		return why;
+	}
+	return NULL;
+}
+
+static int list_check(struct load_ctx *c, char *why, size_t len)
+{
+	struct lister l;
+	int rc = -1;
+
+	lister_init(&l, c, 1);
+	if (!root_refused(&l, why, len)) {
+		l.denom = 1;
+		rc = list_tree(&l);
+		if (rc)
+			snprintf(why, len, "counting the entries under %s: %s", l.root, l.why);
+		c->size = l.entries;
+		c->natural_per_unit = (double)l.entries;
+		c->natural_unit = "entries";
+	}
+	lister_free(&l);
+	return rc ? -1 : 0;
+}
+
+static void list_describe(const struct load_ctx *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "entries: %ju under %s", (uintmax_t)c->size,
+		 c->env->list_root ? c->env->list_root : "/");
+}
 
 static int list_run(struct load_ctx *c, unsigned idx)
 {
+	struct lister l;
+	int rc = 0;
+
 	(void)idx;
-	return load_fail(c, "not written yet");
+	lister_init(&l, c, 0);
+	l.out_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (l.out_fd < 0) {
+		lister_free(&l);
+		return load_fail(c, "open /dev/null: %s", strerror(errno));
+	}
+	l.denom = c->size ? (double)c->size : 1;
+	load_ready(c);
+	while (!load_stopping()) {
+		rc = list_tree(&l);
+		if (rc)
+			break;
+		l.done += 1;
+		l.denom = (double)(l.entries ? l.entries : 1);
+		load_progress(c, l.done);
+	}
+	if (rc < 0)
+		rc = load_fail(c, "listing %s: %s", l.root, l.why);
+	else
+		rc = 0;
+	lister_free(&l);
+	return rc;
 }
 
 const struct load_ops list_load = {
 	.name = "list_load",
-	.summary = "not written yet",
-	.unit = "-",
+	.summary = "lists the file system like ls -lRa / into /dev/null",
+	.unit = "one complete listing",
+	.check = list_check,
+	.describe = list_describe,
 	.run = list_run,
 };

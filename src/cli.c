@@ -48,7 +48,7 @@ static const struct opt {
 	  "divide every Time by this label's noload Time" },
 	{ OPT_TIME, "time", "SECONDS", CMD_LOAD,
 	  "how long to run the load (default 10)" },
-	{ OPT_WORK_DIR, "work-dir", "DIR", CMD_RUN | CMD_LOAD,
+	{ OPT_WORK_DIR, "work-dir", "DIR", LOADS,
 	  "where the workload and scratch live (default ./contest-work)" },
 	{ OPT_QUICK, "quick", NULL, LOADS,
 	  "shrink the workload and loads: a suite in about a minute" },
@@ -94,7 +94,7 @@ void cli_help(FILE *f, const struct command *cmds)
 		{ CMD_REPORT, "Options of report" },
 		{ CMD_LOAD, "Options of load" },
 		{ CMD_RUN | CMD_LOAD, "Options of run and load" },
-		{ LOADS, "Load options (run, load, and list for the sizes)" },
+		{ LOADS, "Options of run, load and list (list shows the sizes they give)" },
 		{ ALL, "Options of every command" },
 	};
 

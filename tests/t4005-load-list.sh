@@ -1,0 +1,113 @@
+# t4005-load-list.sh - list_load counts the entries that find counts, never
+# follows a symlink, leaves contest's work directory, pseudo file systems and
+# /dev out, refuses a root it cannot list, and works under `contest load`.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+export LC_ALL=C
+TOP=$(pwd)
+
+# The count `contest list ARGS` shows for list_load ("entries: N under DIR").
+entries() {
+	"$CONTEST" list "$@" 2>&1 | sed -n 's/.*here: entries: \([0-9][0-9]*\) under .*/\1/p'
+}
+
+# Entries per unit of a `contest load` report: natural / rate.  Both come
+# from the same work and seconds, so this is the count check() made.
+per_unit() {
+	awk '/^rate:/ { r = $2 } /^natural:/ { n = $2 }
+	     END { if (r > 0) printf "%.0f\n", n / r; else print "no rate" }' "$1"
+}
+
+# ---- the test tree ---------------------------------------------------------
+
+mkdir -p tree/a/b/c tree/empty tree/.hdir/inner "tree/with space/d" outside &&
+printf 'x\n' >tree/a/file &&
+: >tree/.hidden &&
+: >tree/.hdir/inner/.also-hidden &&
+: >"tree/with space/a file" &&
+: >tree/a/b/c/deep &&
+ln tree/a/file tree/hardlink &&
+ln -s ../outside tree/outlink &&
+ln -s a tree/alink &&
+ln -s nowhere tree/dangling &&
+mkfifo tree/fifo &&
+: >outside/o1 && mkdir outside/sub && : >outside/sub/o2 ||
+	skip_all "cannot build the test tree"
+
+want=$(find tree | wc -l)
+
+# ---- the count -------------------------------------------------------------
+
+ok_eq "contest list counts what find counts" "$(entries --root tree)" "$want"
+ok_eq "a trailing slash on the root changes nothing" "$(entries --root tree/)" "$want"
+
+for i in 1 2 3 4 5 6 7 8 9 10; do : >outside/more$i; done
+mkdir outside/sub/deeper
+ok_eq "symlinks to directories are not followed (the outside grew)" \
+	"$(entries --root tree)" "$want"
+
+# contest list has no --work-dir: its work directory is ./contest-work.
+mkdir tree/contest-work tree/contest-work/sub &&
+	for i in 1 2 3 4 5; do : >tree/contest-work/f$i; done
+ok_eq "the work directory is listed in its parent but not entered" \
+	"$(cd tree && entries --root "$TOP/tree")" "$((want + 1))"
+rm -rf tree/contest-work
+
+# ---- contest load ------------------------------------------------------------
+
+ok "contest load list_load runs" \
+	"$CONTEST" load list_load --root tree -t 2 --quick --work-dir "$TOP/w"
+"$CONTEST" load list_load --root tree -t 2 --quick --work-dir "$TOP/w" >load.out 2>load.err
+ok "it reports work > 0" awk '/^work:/ { w = $2 } END { exit !(w > 0) }' load.out
+ok "it reports a natural rate in entries/s" \
+	awk '/^natural:/ { n = $2; u = $3 } END { exit !(n > 0 && u == "entries/s") }' load.out
+ok_eq "one unit is one listing of the tree" "$(per_unit load.out)" "$want"
+
+# The work directory exists during `contest load` and holds the generated
+# workload: inside the root, it is one entry and nothing below it.
+"$CONTEST" load list_load --root tree -t 1 --quick --work-dir "$TOP/tree/wd" >wd.out 2>wd.err
+ok_eq "a work directory inside the root is not entered" "$(per_unit wd.out)" "$((want + 1))"
+ok_eq "contest load leaves the tree as it found it" "$(find tree | wc -l)" "$want"
+
+# ---- pseudo file systems and /dev --------------------------------------------
+
+if [ "$(id -u)" != 0 ]; then
+	skip "mounting proc and /dev into the tree needs root"
+elif ! mkdir tree/proc tree/dev; then
+	skip "cannot make mount points"
+elif ! unshare -m true 2>/dev/null; then
+	skip "unshare -m is not available"
+	rmdir tree/proc tree/dev
+else
+	# A private mount namespace: the mounts vanish with it.
+	got=$(unshare -m sh -c 'mount -t proc proc tree/proc && mount --bind /dev tree/dev &&
+		"$1" list --root tree' sh "$CONTEST" 2>&1 |
+		sed -n 's/.*here: entries: \([0-9][0-9]*\) under .*/\1/p')
+	if [ -z "$got" ]; then
+		skip "cannot mount proc or bind /dev here"
+	else
+		ok_eq "proc and a bind mount of /dev are not entered" "$got" "$((want + 2))"
+	fi
+	rmdir tree/proc tree/dev
+fi
+
+# ---- roots that cannot be listed --------------------------------------------
+
+"$CONTEST" load list_load --root "$TOP/nope" -t 1 --quick --work-dir "$TOP/w" >nope.out 2>nope.err
+ok_eq "a missing root is refused" "$?" 1
+ok "... with a message naming it and why" \
+	grep -q "list_load cannot run here: --root $TOP/nope: No such file or directory" nope.err
+ok "contest list says it too" \
+	sh -c '"$1" list --root nope | grep -q "here: --root nope: No such file or directory"' \
+	sh "$CONTEST"
+"$CONTEST" load list_load --root tree/a/file -t 1 --quick --work-dir "$TOP/w" >file.out 2>file.err
+ok "a root that is a file is refused" grep -q "root tree/a/file is not a directory" file.err
+if [ -d /proc/self ]; then
+	"$CONTEST" load list_load --root /proc -t 1 --quick --work-dir "$TOP/w" >proc.out 2>proc.err
+	ok "a root on a pseudo file system is refused" grep -q "never enters (proc)" proc.err
+else
+	skip "no /proc here"
+fi
+ok "no work directory is left behind" test ! -e "$TOP/w"
+
+done_testing
