@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "io.h"
 #include "load.h"
 #include "util.h"
 
@@ -35,7 +36,7 @@
 #define SYNC_STEP (64 * MIB)		/* sync this much, then look at load_stopping() */
 #define QUICK_SIZE (64 * MIB)
 #define MIN_SIZE (64 * MIB)		/* smaller files measure the cache, not the disk */
-#define KEEP_FREE GIB
+#define KEEP_FREE GIB		/* what an io file always leaves free */
 
 struct io_state {
 	char *dir;	/* io_other: the directory made in other_dir; else NULL */
@@ -51,15 +52,6 @@ static int is_other(const struct load_ctx *c)
 static const char *io_where(const struct load_ctx *c)
 {
 	return is_other(c) ? c->env->other_dir : c->scratch;
-}
-
-/* The largest file the file system holds with the margin. */
-static uint64_t io_fits(uint64_t avail)
-{
-	uint64_t half = avail / 2;
-	uint64_t keep = avail > KEEP_FREE ? avail - KEEP_FREE : 0;
-
-	return (half < keep ? half : keep) / MIB * MIB;
 }
 
 static int io_check_other(const char *dir, char *why, size_t len)
@@ -81,14 +73,21 @@ static int io_check_other(const char *dir, char *why, size_t len)
 	return 0;
 }
 
-static int io_check(struct load_ctx *c, char *why, size_t len)
+/* The largest file the file system holds with the margin. */
+static uint64_t io_fits(uint64_t avail)
 {
-	const char *where = io_where(c);
+	uint64_t half = avail / 2;
+	uint64_t keep = avail > KEEP_FREE ? avail - KEEP_FREE : 0;
+
+	return (half < keep ? half : keep) / MIB * MIB;
+}
+
+int io_file_size(struct load_ctx *c, const char *where, const char *elsewhere,
+		 char *why, size_t len)
+{
 	char sfit[32], sfree[32], swant[32];
 	uint64_t avail, fit, want;
 
-	if (is_other(c) && io_check_other(where, why, len))
-		return -1;
 	if (fs_free_bytes(where, &avail)) {
 		snprintf(why, len, "cannot see the free space for %s: %s", where, strerror(errno));
 		return -1;
@@ -111,9 +110,8 @@ static int io_check(struct load_ctx *c, char *why, size_t len)
 			want = fit;
 		if (want < MIN_SIZE) {
 			snprintf(why, len, "only %s free in %s: a file of at least 64 MiB must fit "
-				 "in half the free space, leaving 1 GiB free; free some space%s",
-				 sfree, where, is_other(c) ? " or choose another -o DIR" :
-				 " or use another --work-dir");
+				 "in half the free space, leaving 1 GiB free; free some space "
+				 "or %s", sfree, where, elsewhere);
 			return -1;
 		}
 	}
@@ -123,17 +121,30 @@ static int io_check(struct load_ctx *c, char *why, size_t len)
 	return 0;
 }
 
-static void io_describe(const struct load_ctx *c, char *buf, size_t len)
+void io_file_describe(const struct load_ctx *c, const char *where, const char *what,
+		      char *buf, size_t len)
 {
-	const char *where = is_other(c) ? c->env->other_dir : c->env->work_dir;
 	char size[32], ram[32], sfree[32] = "?";
 	uint64_t avail;
 
 	format_size(c->size, size, sizeof(size));
 	format_size(c->env->mem_total, ram, sizeof(ram));
-	if (fs_free_bytes(io_where(c), &avail) == 0)
+	if (fs_free_bytes(where, &avail) == 0)
 		format_size(avail, sfree, sizeof(sfree));
-	snprintf(buf, len, "%s file in %s (RAM %s, free %s)", size, where, ram, sfree);
+	snprintf(buf, len, "%s file in %s%s (RAM %s, free %s)", size, where, what, ram, sfree);
+}
+
+static int io_check(struct load_ctx *c, char *why, size_t len)
+{
+	if (is_other(c) && io_check_other(c->env->other_dir, why, len))
+		return -1;
+	return io_file_size(c, io_where(c), is_other(c) ? "choose another -o DIR" :
+			    "use another --work-dir", why, len);
+}
+
+static void io_describe(const struct load_ctx *c, char *buf, size_t len)
+{
+	io_file_describe(c, is_other(c) ? c->env->other_dir : c->env->work_dir, "", buf, len);
 }
 
 static void io_finish(struct load_ctx *c)
@@ -278,6 +289,7 @@ const struct load_ops io_load = {
 	.name = "io_load",
 	.summary = "streams zeros into a new file the size of RAM, again and again",
 	.unit = "one complete file",
+	.flags = LOAD_WORK_DISK,
 	.check = io_check,
 	.describe = io_describe,
 	.prepare = io_prepare,

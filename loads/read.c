@@ -22,78 +22,24 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "io.h"
 #include "load.h"
 #include "proc.h"
 #include "util.h"
 
 #define MIB (UINT64_C(1) << 20)
-#define GIB (UINT64_C(1) << 30)
 #define BUF_SIZE (1 << 20)		/* bytes per read() */
 #define DROP_STEP (64 * MIB)		/* drop the cache behind the reader this often */
-#define QUICK_SIZE (64 * MIB)
-#define MIN_SIZE (64 * MIB)
-#define KEEP_FREE GIB
 #define FILE_NAME "read_load.dat"
-
-/* The largest file the file system holds with the margin. */
-static uint64_t read_fits(uint64_t avail)
-{
-	uint64_t half = avail / 2;
-	uint64_t keep = avail > KEEP_FREE ? avail - KEEP_FREE : 0;
-
-	return (half < keep ? half : keep) / MIB * MIB;
-}
 
 static int read_check(struct load_ctx *c, char *why, size_t len)
 {
-	char sfit[32], sfree[32], swant[32];
-	uint64_t avail, fit, want;
-
-	if (fs_free_bytes(c->scratch, &avail)) {
-		snprintf(why, len, "cannot see the free space for %s: %s", c->scratch,
-			 strerror(errno));
-		return -1;
-	}
-	fit = read_fits(avail);
-	format_size(avail, sfree, sizeof(sfree));
-	format_size(fit, sfit, sizeof(sfit));
-	if (c->env->io_size) {
-		want = c->env->io_size;
-		format_size(want, swant, sizeof(swant));
-		if (want > fit) {
-			snprintf(why, len, "--io-size %s does not fit in %s: %s free there, "
-				 "at most %s fits (half the free space, leaving 1 GiB free)",
-				 swant, c->env->work_dir, sfree, sfit);
-			return -1;
-		}
-	} else {
-		want = c->env->quick ? QUICK_SIZE : c->env->mem_total / MIB * MIB;
-		if (want > fit)
-			want = fit;
-		if (want < MIN_SIZE) {
-			snprintf(why, len, "only %s free in %s: a file of at least 64 MiB must fit "
-				 "in half the free space, leaving 1 GiB free; free some space "
-				 "or use another --work-dir", sfree, c->env->work_dir);
-			return -1;
-		}
-	}
-	c->size = want;
-	c->natural_per_unit = (double)want / 1e6;
-	c->natural_unit = "MB";
-	return 0;
+	return io_file_size(c, c->scratch, "use another --work-dir", why, len);
 }
 
 static void read_describe(const struct load_ctx *c, char *buf, size_t len)
 {
-	char size[32], ram[32], sfree[32] = "?";
-	uint64_t avail;
-
-	format_size(c->size, size, sizeof(size));
-	format_size(c->env->mem_total, ram, sizeof(ram));
-	if (fs_free_bytes(c->scratch, &avail) == 0)
-		format_size(avail, sfree, sizeof(sfree));
-	snprintf(buf, len, "%s file in %s, written before timing (RAM %s, free %s)",
-		 size, c->env->work_dir, ram, sfree);
+	io_file_describe(c, c->env->work_dir, ", written before timing", buf, len);
 }
 
 /* Bytes that no file system compresses and no two MiB alike. */
@@ -251,6 +197,7 @@ const struct load_ops read_load = {
 	.name = "read_load",
 	.summary = "reads a file the size of RAM (written before timing) again and again",
 	.unit = "one complete read",
+	.flags = LOAD_WORK_DISK,
 	.check = read_check,
 	.describe = read_describe,
 	.prepare = read_prepare,

@@ -45,7 +45,8 @@ struct load_ctx {
 
 enum {
 	LOAD_TEST_ONLY = 1 << 0,  /* for the test suite: never in the default suite */
-	LOAD_NEEDS_OTHER = 1 << 1 /* needs -o DIR */
+	LOAD_NEEDS_OTHER = 1 << 1, /* needs -o DIR */
+	LOAD_WORK_DISK = 1 << 2    /* keeps c->size bytes in the work directory */
 };
 
 /* A load.  Only `run` is required.  Everything but run() happens in the

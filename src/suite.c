@@ -176,6 +176,25 @@ void suite_load_ctx_free(struct load_ctx *c)
 	free(c);
 }
 
+/* Loads that each fit the disk alone must also fit together. */
+static int check_disk_together(struct suite *s)
+{
+	uint64_t need = 0, avail;
+	char a[32], b[32];
+
+	for (size_t i = 0; i < s->ntypes; i++)
+		if (s->ctx[i] && (s->ctx[i]->ops->flags & LOAD_WORK_DISK))
+			need += s->ctx[i]->size;
+	if (!need || fs_free_bytes(s->run_dir, &avail) ||
+	    need + (UINT64_C(1) << 30) <= avail)
+		return 0;
+	format_size(need, a, sizeof(a));
+	format_size(avail, b, sizeof(b));
+	msg("the io loads together need %s in %s (%s free, 1 GiB kept): "
+	    "choose a smaller --io-size", a, s->cfg->work_dir, b);
+	return -1;
+}
+
 static int preflight_loads(struct suite *s)
 {
 	suite_load_env(s->cfg, s->wl.tree, &s->env);
@@ -191,7 +210,7 @@ static int preflight_loads(struct suite *s)
 			return -1;
 		}
 	}
-	return 0;
+	return check_disk_together(s);
 }
 
 static int prepare_loads(struct suite *s)
