@@ -63,6 +63,39 @@ static int pick_types(struct suite *s)
 	return 0;
 }
 
+/* A load run alone still needs a noload to divide by: when the label has
+ * no valid noload of this workload yet, run one in every round too. */
+static void add_noload_if_missing(struct suite *s)
+{
+	struct store st;
+	char why[512];
+	int loads = 0, have = 0;
+
+	for (size_t i = 0; i < s->ntypes; i++) {
+		if (!strcmp(s->types[i]->name, "noload"))
+			return;
+		loads |= s->types[i]->load != NULL;
+	}
+	if (!loads || s->ntypes + 1 > ARRAY_SIZE(s->types))
+		return;
+	if (store_load(s->cfg->results, &st, why, sizeof(why)) == 0) {
+		for (size_t i = 0; i < st.nruns && !have; i++) {
+			const struct run *r = &st.runs[i];
+
+			have = r->valid && !strcmp(r->type, "noload") &&
+			       !strcmp(r->label, s->label) && !strcmp(r->workload, s->wl.identity);
+		}
+		store_free(&st);
+	}
+	if (have)
+		return;
+	memmove(&s->types[1], &s->types[0], s->ntypes * sizeof(s->types[0]));
+	s->types[0] = runtype_find("noload");
+	s->ntypes++;
+	msg("%s has no noload run of this workload yet: adding noload, so that "
+	    "the Ratio has something to divide by", s->label);
+}
+
 static int pick_label(struct suite *s)
 {
 	struct utsname u;
@@ -263,6 +296,7 @@ static int write_env(struct suite *s)
 	record_setf(&r, "jobs", "%u", s->wl.jobs);
 	record_set(&r, "cc", s->wl.cc_version);
 	record_setf(&r, "lead_ns", "%lld", (long long)s->h.lead_ns);
+	record_setf(&r, "load_nice", "%d", s->h.load_nice);
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	if (ret)
 		msg("%s", why);
@@ -393,11 +427,35 @@ static void print_summary(struct suite *s)
 	free(path);
 }
 
+/* What is about to run, with the sizes every load resolved. */
+static void print_plan(struct suite *s)
+{
+	msg("%s: %llu round%s of", s->label, (unsigned long long)s->cfg->runs,
+	    s->cfg->runs == 1 ? "" : "s");
+	for (size_t i = 0; i < s->ntypes; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "    ", s->types[i]->name);
+	fprintf(stderr, "\n    workload: %s\n", s->wl.identity);
+	for (size_t i = 0; i < s->ntypes; i++) {
+		struct load_ctx *c = s->ctx[i];
+		char what[512] = "";
+
+		if (!c)
+			continue;
+		if (c->ops->describe)
+			c->ops->describe(c, what, sizeof(what));
+		else if (c->size)
+			format_size(c->size, what, sizeof(what));
+		if (what[0])
+			fprintf(stderr, "    %s: %s\n", c->ops->name, what);
+	}
+	if (s->h.load_nice)
+		fprintf(stderr, "    loads at nice %d\n", s->h.load_nice);
+}
+
 static int setup_suite(struct suite *s)
 {
 	char why[512];
 	unsigned jobs = s->cfg->jobs ? (unsigned)s->cfg->jobs : 4 * env_ncpus();
-	const char *names[64 + 1];
 
 	if (check_results_dir(s->cfg->results) || make_run_dir(s))
 		return -1;
@@ -406,15 +464,10 @@ static int setup_suite(struct suite *s)
 		msg("%s", why);
 		return -1;
 	}
+	add_noload_if_missing(s);
 	if (preflight_loads(s))
 		return -1;
-	for (size_t i = 0; i < s->ntypes; i++)
-		names[i] = s->types[i]->name;
-	msg("%s: %llu round%s of", s->label, (unsigned long long)s->cfg->runs,
-	    s->cfg->runs == 1 ? "" : "s");
-	for (size_t i = 0; i < s->ntypes; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "    ", names[i]);
-	fprintf(stderr, "\n    workload: %s\n", s->wl.identity);
+	print_plan(s);
 	if (workload_setup(&s->wl, why, sizeof(why))) {
 		msg("cannot create the workload: %s", why);
 		return -1;
