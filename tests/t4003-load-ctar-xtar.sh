@@ -103,27 +103,39 @@ full_disk() {	# full_disk SIZE LOAD: LOAD on a tmpfs of SIZE; output in LOAD.ful
 	umount "$mnt" || echo "umount $mnt failed" >>"$2.left"
 }
 
-# ctar_load on a tmpfs that shrinks under it; output in ctar_load.live, or
-# ctar_load.live empty when no remount succeeded
-shrink_under_ctar() {
+# ctar_load on a tmpfs that fills up under it: once the load runs, a filler
+# takes every free byte, so its next write fails; output in ctar_load.live,
+# empty when the load never started
+load_running() {	# load_running PID: a child of contest runs contest's code
+	for child in $(pgrep -P "$1"); do
+		[ "$(readlink "/proc/$child/exe")" = "$CONTEST" ] && return 0
+	done
+	return 1
+}
+
+fill_under_ctar() {
 	mkdir -p "$mnt" && mount -t tmpfs -o size=20m tmpfs "$mnt" || return 1
-	"$CONTEST" load ctar_load -t 20 --work-dir "$mnt/w" >ctar_load.out 2>&1 &
+	"$CONTEST" load ctar_load -t 60 --work-dir "$mnt/w" >ctar_load.out 2>&1 &
 	pid=$!
-	shrunk=no
+	filled=no
 	i=0
-	while [ $i -lt 400 ] && kill -0 "$pid" 2>/dev/null; do
-		if [ -d "$(echo "$mnt"/w/run-*/ctar_load)" ] &&
-		   mount -o remount,size=9m "$mnt" 2>/dev/null; then
-			shrunk=yes
+	while [ $i -lt 1500 ] && kill -0 "$pid" 2>/dev/null; do
+		# the load process runs (prepare() in contest itself writes a
+		# trial archive first) and is writing an archive
+		if load_running "$pid" &&
+		   [ -f "$(echo "$mnt"/w/run-*/ctar_load/archive.tar)" ]; then
+			dd if=/dev/zero of="$mnt/filler" bs=64k 2>/dev/null
+			filled=yes
 			break
 		fi
 		sleep 0.02
 		i=$((i + 1))
 	done
-	[ $shrunk = yes ] || kill -TERM "$pid" 2>/dev/null
+	[ $filled = yes ] || kill -TERM "$pid" 2>/dev/null
 	wait "$pid"
 	echo $? >ctar_load.rc
-	[ $shrunk = yes ] && mv ctar_load.out ctar_load.live || : >ctar_load.live
+	rm -f "$mnt/filler"
+	[ $filled = yes ] && mv ctar_load.out ctar_load.live || : >ctar_load.live
 	ls -A "$mnt" >ctar_load.left 2>&1
 	umount "$mnt" || echo "umount $mnt failed" >>ctar_load.left
 }
@@ -144,13 +156,14 @@ else
 	ok "ctar_load on a full disk: fails writing its archive, with ENOSPC" \
 		grep -q "ctar_load: preparing failed: .*: write: No space left on device" ctar_load.full
 	ok_eq "ctar_load on a full disk: nothing left behind" "$(cat ctar_load.left)" ""
-	shrink_under_ctar
+	fill_under_ctar
 	if [ ! -s ctar_load.live ]; then
-		skip "a disk filling under ctar_load: the tmpfs could not be shrunk in time"
+		skip "a disk filling under ctar_load: the load never started writing"
 	else
 		ok "a disk filling under ctar_load: exit non-zero, ENOSPC while writing" sh -c \
 			"test \"$(cat ctar_load.rc)\" != 0 &&
-			 grep -q 'ctar_load process 0: write: No space left on device (archive .*/ctar_load/archive.tar)' ctar_load.live"
+			 grep -q 'ctar_load process 0: write: No space left on device (archive .*/ctar_load/archive.tar)' ctar_load.live ||
+			 { echo rc=$(cat ctar_load.rc); cat ctar_load.live; exit 1; }"
 	fi
 	ok_eq "a disk filling under ctar_load: nothing left behind" "$(cat ctar_load.left)" ""
 fi
