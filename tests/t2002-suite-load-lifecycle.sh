@@ -46,6 +46,28 @@ ok "a load that does no work: invalid" grep -q "INVALID: spin_load did no work d
 suite die die
 ok "a load killed mid-run (as by the OOM killer): invalid" grep -q "INVALID: spin_load process [0-9] (pid [0-9]*) died: killed by SIGKILL" die.err
 
+# a load process killed from outside mid-run, as the OOM killer would: the
+# run is invalid and says so, the next round runs
+(cd run && exec "$CONTEST" --scale 6 --lead-time 0.5 -n 2 -k killed noload spin_load \
+	>../killed.out 2>../killed.err) &
+pid=$!
+victim=""
+i=0
+while [ -z "$victim" ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
+	for child in $(pgrep -P $pid); do
+		[ "$(readlink "/proc/$child/exe")" = "$CONTEST" ] && victim=$child
+	done
+	[ -n "$victim" ] || sleep 0.02
+	i=$((i + 1))
+done
+[ -n "$victim" ] && kill -KILL "$victim"
+wait $pid
+ok_eq "killed from outside: contest still exits 0" "$?" 0
+ok "a load process was found and killed" test -n "$victim"
+ok "the run is invalid: killed by SIGKILL" \
+	grep -q "spin_load round 1/2: .*INVALID: spin_load process [0-9] (pid $victim) died: killed by SIGKILL" killed.err
+ok "the suite went on: round 2 of spin_load is valid" grep -q "spin_load round 2/2: .*, valid" killed.err
+
 "$CONTEST" report -d run/contest-results >rep 2>err
 ok "invalid runs are left out of the tables" sh -c "! grep -q '^\(setup\|run\|idle\|die\) .*spin' rep"
 ok "report says invalid runs were left out" grep -q "invalid runs* left out" err
