@@ -1,4 +1,6 @@
 /* builtin.c - generate the built-in workload: a deterministic synthetic C tree. */
+#include "config.h"
+
 #include "builtin.h"
 
 #include <errno.h>
@@ -11,6 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "fsutil.h"
+#include "util.h"
 
 /*
  * The tree, for scale N (N translation units):
@@ -43,18 +48,6 @@
 
 /* ---- errors ------------------------------------------------------------ */
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && len) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* ---- a fixed-seed PRNG (splitmix64) ------------------------------------ */
 
@@ -158,7 +151,7 @@ static int make_path(char *path, size_t size, const char *dir,
 	int n = snprintf(path, size, "%s/%s", dir, name);
 
 	if (n < 0 || (size_t)n >= size)
-		return fail(why, len, "%s/%s: path too long", dir, name);
+		return whyf(why, len, "%s/%s: path too long", dir, name);
 	return 0;
 }
 
@@ -169,26 +162,10 @@ static int make_dir(const char *dir, const char *name, char *why, size_t len)
 	if (make_path(path, sizeof(path), dir, name, why, len))
 		return -1;
 	if (mkdir(path, 0755) && errno != EEXIST)
-		return fail(why, len, "mkdir %s: %s", name, strerror(errno));
+		return whyf(why, len, "mkdir %s: %s", name, strerror(errno));
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /* Write the buffer as dir/name; the buffer's own failure is reported too. */
 static int write_file(const char *dir, const char *name, const struct buf *b,
@@ -198,19 +175,19 @@ static int write_file(const char *dir, const char *name, const struct buf *b,
 	int fd, err;
 
 	if (b->err)
-		return fail(why, len, "generate %s: %s", name, strerror(b->err));
+		return whyf(why, len, "generate %s: %s", name, strerror(b->err));
 	if (make_path(path, sizeof(path), dir, name, why, len))
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return fail(why, len, "create %s: %s", name, strerror(errno));
+		return whyf(why, len, "create %s: %s", name, strerror(errno));
 	if (write_all(fd, b->p, b->len)) {
 		err = errno;
 		close(fd);
-		return fail(why, len, "write %s: %s", name, strerror(err));
+		return whyf(why, len, "write %s: %s", name, strerror(err));
 	}
 	if (close(fd) && errno != EINTR)
-		return fail(why, len, "write %s: %s", name, strerror(errno));
+		return whyf(why, len, "write %s: %s", name, strerror(errno));
 	return 0;
 }
 
@@ -1201,11 +1178,11 @@ int builtin_generate(const char *dir, unsigned scale, char *why, size_t len)
 	int rc;
 
 	if (scale < 1 || scale > SCALE_MAX)
-		return fail(why, len, "scale %u out of range (1-%u)", scale, SCALE_MAX);
+		return whyf(why, len, "scale %u out of range (1-%u)", scale, SCALE_MAX);
 	if (make_dir(dir, "include", why, len) || make_dir(dir, "src", why, len))
 		return -1;
 	if (buf_init(&b))
-		return fail(why, len, "generate: %s", strerror(ENOMEM));
+		return whyf(why, len, "generate: %s", strerror(ENOMEM));
 	rc = gen_fixed(&b, dir, scale, why, len);
 	if (!rc)
 		rc = gen_units(&b, dir, scale, why, len);

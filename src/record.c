@@ -217,11 +217,6 @@ static char *unescape(const char *s, size_t len)
 	return out;
 }
 
-static int fail(char *why, size_t len, const char *text)
-{
-	snprintf(why, len, "%s", text);
-	return -1;
-}
 
 int record_decode(const char *line, size_t len, struct record *r,
 		  char *why, size_t whylen)
@@ -235,26 +230,26 @@ int record_decode(const char *line, size_t len, struct record *r,
 	if (len && line[len - 1] == '\n')
 		len--;
 	if (len < 14 || memchr(line, '\0', len))
-		return fail(why, whylen, "truncated or binary line");
+		return whyf(why, whylen, "%s", "truncated or binary line");
 	crcp = line + len - 13;
 	if (memcmp(crcp, " crc=", 5))
-		return fail(why, whylen, "no checksum (truncated line?)");
+		return whyf(why, whylen, "%s", "no checksum (truncated line?)");
 	memcpy(crctext, crcp + 5, 8);
 	crctext[8] = '\0';
 	for (int i = 0; i < 8; i++)	/* as written: lower case only */
 		if (!((crctext[i] >= '0' && crctext[i] <= '9') ||
 		      (crctext[i] >= 'a' && crctext[i] <= 'f')))
-			return fail(why, whylen, "bad checksum field");
+			return whyf(why, whylen, "%s", "bad checksum field");
 	want = (uint32_t)strtoul(crctext, NULL, 16);
 	if (crc32_buf(line, (size_t)(crcp - line)) != want)
-		return fail(why, whylen, "checksum mismatch (damaged line)");
+		return whyf(why, whylen, "%s", "checksum mismatch (damaged line)");
 
 	p = line;
 	end = crcp;
 	const char *sp = memchr(p, ' ', (size_t)(end - p));
 
 	if (!sp || sp == p || (size_t)(sp - p) >= sizeof(r->kind))
-		return fail(why, whylen, "no record kind");
+		return whyf(why, whylen, "%s", "no record kind");
 	memcpy(r->kind, p, (size_t)(sp - p));
 	r->kind[sp - p] = '\0';
 	p = sp + 1;
@@ -268,7 +263,7 @@ int record_decode(const char *line, size_t len, struct record *r,
 		eq = memchr(p, '=', (size_t)(tok_end - p));
 		if (!eq || eq == p) {
 			record_free(r);
-			return fail(why, whylen, "malformed field");
+			return whyf(why, whylen, "%s", "malformed field");
 		}
 		k = unescape(p, (size_t)(eq - p));
 		v = unescape(eq + 1, (size_t)(tok_end - eq - 1));
@@ -276,7 +271,7 @@ int record_decode(const char *line, size_t len, struct record *r,
 			free(k);
 			free(v);
 			record_free(r);
-			return fail(why, whylen, "malformed escape");
+			return whyf(why, whylen, "%s", "malformed escape");
 		}
 		record_set(r, k, v);
 		free(k);
@@ -285,7 +280,7 @@ int record_decode(const char *line, size_t len, struct record *r,
 	}
 	if (record_get_i64(r, "v", &version) || version < 1) {
 		record_free(r);
-		return fail(why, whylen, "no format version");
+		return whyf(why, whylen, "%s", "no format version");
 	}
 	if (version > RECORD_VERSION) {
 		record_free(r);

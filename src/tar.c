@@ -1,4 +1,6 @@
 /* tar.c - a streaming POSIX ustar/pax archive writer and extractor. */
+#include "config.h"
+
 #include "tar.h"
 
 #include <dirent.h>
@@ -15,6 +17,9 @@
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "fsutil.h"
+#include "util.h"
 
 #define BLOCK 512
 #define RECORD (20 * BLOCK)	/* GNU tar's default record; the archive is padded to it */
@@ -50,20 +55,6 @@ enum {
 
 /* ---- shared helpers ------------------------------------------------ */
 
-static int fail(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && len) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static int stopping(const struct tar_hooks *h)
 {
@@ -127,23 +118,6 @@ static void sb_free(struct sbuf *b)
 	b->len = b->cap = 0;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /* ---- writer: headers ------------------------------------------------ */
 
@@ -267,13 +241,13 @@ struct tw {
 
 static int tw_oom(struct tw *t)
 {
-	return fail(t->why, t->len, "out of memory");
+	return whyf(t->why, t->len, "out of memory");
 }
 
 static int tw_flush(struct tw *t)
 {
 	if (write_all(t->fd, t->buf, t->used))
-		return fail(t->why, t->len, "write: %s", strerror(errno));
+		return whyf(t->why, t->len, "write: %s", strerror(errno));
 	progress(t->hooks, t->used);
 	t->total += t->used;
 	t->used = 0;
@@ -548,7 +522,7 @@ static int tw_data(struct tw *t, int fd, uint64_t size)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return fail(t->why, t->len, "read %s/%s: %s", t->src,
+			return whyf(t->why, t->len, "read %s/%s: %s", t->src,
 				    t->path.s, strerror(errno));
 		}
 		if (n == 0)
@@ -576,11 +550,11 @@ static int tw_open(struct tw *t, int dfd, const char *name, struct stat *st,
 	if (*fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		return fail(t->why, t->len, "open %s/%s: %s", t->src, t->path.s,
+		return whyf(t->why, t->len, "open %s/%s: %s", t->src, t->path.s,
 			    strerror(errno));
 	}
 	if (fstat(*fd, st))
-		rc = fail(t->why, t->len, "stat %s/%s: %s", t->src, t->path.s,
+		rc = whyf(t->why, t->len, "stat %s/%s: %s", t->src, t->path.s,
 			  strerror(errno));
 	if (rc || !S_ISREG(st->st_mode)) {
 		close(*fd);
@@ -633,7 +607,7 @@ static int tw_symlink(struct tw *t, int dfd, const char *name,
 		if (n < 0) {
 			if (errno == ENOENT || errno == EINVAL)
 				return 0;	/* gone or replaced */
-			return fail(t->why, t->len, "readlink %s/%s: %s",
+			return whyf(t->why, t->len, "readlink %s/%s: %s",
 				    t->src, t->path.s, strerror(errno));
 		}
 		if ((size_t)n < b->cap)
@@ -655,7 +629,7 @@ static int tw_dir(struct tw *t, int dfd, const char *name, const struct stat *st
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		return fail(t->why, t->len, "open %s/%s: %s", t->src, t->path.s,
+		return whyf(t->why, t->len, "open %s/%s: %s", t->src, t->path.s,
 			    strerror(errno));
 	}
 	if (sb_add(&t->path, "/", 1))
@@ -677,7 +651,7 @@ static int tw_entry(struct tw *t, int dfd, const char *name)
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
 		if (errno == ENOENT)
 			return 0;
-		return fail(t->why, t->len, "stat %s/%s: %s", t->src, t->path.s,
+		return whyf(t->why, t->len, "stat %s/%s: %s", t->src, t->path.s,
 			    strerror(errno));
 	}
 	if (t->self_valid && st.st_dev == t->self_dev && st.st_ino == t->self_ino)
@@ -708,7 +682,7 @@ static int tw_list(struct tw *t, int dfd, struct sbuf *pool, char ***names,
 	fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
 	d = fd < 0 ? NULL : fdopendir(fd);
 	if (!d) {
-		rc = fail(t->why, t->len, "opendir %s/%s: %s", t->src,
+		rc = whyf(t->why, t->len, "opendir %s/%s: %s", t->src,
 			  t->path.s, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -737,7 +711,7 @@ static int tw_list(struct tw *t, int dfd, struct sbuf *pool, char ***names,
 		}
 	}
 	if (!rc && errno)
-		rc = fail(t->why, t->len, "readdir %s/%s: %s", t->src,
+		rc = whyf(t->why, t->len, "readdir %s/%s: %s", t->src,
 			  t->path.s, strerror(errno));
 	closedir(d);
 	*names = NULL;
@@ -818,7 +792,7 @@ int tar_write(const char *src, int fd, const struct tar_hooks *hooks,
 	}
 	root = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0) {
-		rc = fail(why, len, "open %s: %s", src, strerror(errno));
+		rc = whyf(why, len, "open %s: %s", src, strerror(errno));
 		goto out;
 	}
 	rc = tw_tree(&t, root);
@@ -881,7 +855,7 @@ struct tx {
 
 static int tx_oom(struct tx *x)
 {
-	return fail(x->why, x->len, "out of memory");
+	return whyf(x->why, x->len, "out of memory");
 }
 
 static uint64_t tx_off(const struct tx *x)
@@ -905,7 +879,7 @@ static int tx_fill(struct tx *x, size_t want)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return fail(x->why, x->len, "read: %s", strerror(errno));
+			return whyf(x->why, x->len, "read: %s", strerror(errno));
 		}
 		if (n == 0)
 			return 0;
@@ -917,7 +891,7 @@ static int tx_fill(struct tx *x, size_t want)
 
 static int tx_truncated(struct tx *x)
 {
-	return fail(x->why, x->len, "unexpected end of archive at offset %" PRIu64,
+	return whyf(x->why, x->len, "unexpected end of archive at offset %" PRIu64,
 		    tx_off(x) + (x->end - x->pos));
 }
 
@@ -938,7 +912,7 @@ static int tx_data(struct tx *x, uint64_t size, int out, struct sbuf *mem)
 			n = (size_t)left;
 		d = n < data ? n : (size_t)data;
 		if (d && out >= 0 && write_all(out, x->buf + x->pos, d))
-			return fail(x->why, x->len, "write %s/%s: %s", x->dest,
+			return whyf(x->why, x->len, "write %s/%s: %s", x->dest,
 				    x->name.s, strerror(errno));
 		if (d && mem && sb_add(mem, (char *)x->buf + x->pos, d))
 			return tx_oom(x);
@@ -1144,7 +1118,7 @@ static int tx_pax(struct tx *x, uint64_t off)
 	}
 	return 0;
 bad:
-	return fail(x->why, x->len, "bad pax header at offset %" PRIu64, off);
+	return whyf(x->why, x->len, "bad pax header at offset %" PRIu64, off);
 }
 
 static void tx_forget(struct tx *x)
@@ -1166,12 +1140,12 @@ static int tx_norm(struct tx *x, const char *raw, struct sbuf *out,
 	if (sb_add(out, "", 0))
 		return tx_oom(x);
 	if (*raw == '/')
-		return fail(x->why, x->len, "refusing absolute %s %s", what, raw);
+		return whyf(x->why, x->len, "refusing absolute %s %s", what, raw);
 	while (*p) {
 		size_t n = strcspn(p, "/");
 
 		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return fail(x->why, x->len, "refusing %s with '..': %s",
+			return whyf(x->why, x->len, "refusing %s with '..': %s",
 				    what, raw);
 		if (n && !(n == 1 && p[0] == '.')) {
 			if ((out->len && sb_add(out, "/", 1)) || sb_add(out, p, n))
@@ -1223,7 +1197,7 @@ static int tx_opendir(struct tx *x, int at, const char *comp, int create)
 		if (mkdirat(at, comp, 0777) && errno != EEXIST)
 			break;
 	}
-	return fail(x->why, x->len, "open %s/%s: %s", x->dest, x->cpath.s,
+	return whyf(x->why, x->len, "open %s/%s: %s", x->dest, x->cpath.s,
 		    strerror(errno));
 }
 
@@ -1285,7 +1259,7 @@ static int tx_remove(struct tx *x, int pfd, const char *base)
 	if ((errno == EISDIR || errno == EPERM) &&
 	    !unlinkat(pfd, base, AT_REMOVEDIR))
 		return 0;
-	return fail(x->why, x->len, "remove %s/%s: %s", x->dest, x->name.s,
+	return whyf(x->why, x->len, "remove %s/%s: %s", x->dest, x->name.s,
 		    strerror(errno));
 }
 
@@ -1315,18 +1289,18 @@ static int tx_file(struct tx *x, mode_t mode, const struct timespec *mtime,
 		fd = tx_create(pfd, base);
 	}
 	if (fd < 0)
-		return fail(x->why, x->len, "open %s/%s: %s", x->dest,
+		return whyf(x->why, x->len, "open %s/%s: %s", x->dest,
 			    x->name.s, strerror(errno));
 	rc = tx_data(x, size, fd, NULL);
 	/* set-user/group-ID bits are not restored on files */
 	if (!rc && fchmod(fd, mode & 01777))
-		rc = fail(x->why, x->len, "chmod %s/%s: %s", x->dest,
+		rc = whyf(x->why, x->len, "chmod %s/%s: %s", x->dest,
 			  x->name.s, strerror(errno));
 	if (!rc && futimens(fd, ts))
-		rc = fail(x->why, x->len, "utime %s/%s: %s", x->dest,
+		rc = whyf(x->why, x->len, "utime %s/%s: %s", x->dest,
 			  x->name.s, strerror(errno));
 	if (close(fd) && !rc)
-		rc = fail(x->why, x->len, "close %s/%s: %s", x->dest,
+		rc = whyf(x->why, x->len, "close %s/%s: %s", x->dest,
 			  x->name.s, strerror(errno));
 	return rc;
 }
@@ -1367,7 +1341,7 @@ static int tx_dir(struct tx *x, mode_t mode, const struct timespec *mtime)
 		return tx_oom(x);
 	return 0;
 bad:
-	return fail(x->why, x->len, "mkdir %s/%s: %s", x->dest, x->name.s,
+	return whyf(x->why, x->len, "mkdir %s/%s: %s", x->dest, x->name.s,
 		    strerror(errno));
 }
 
@@ -1388,10 +1362,10 @@ static int tx_symlink(struct tx *x, const char *target,
 		rc = symlinkat(target, pfd, base);
 	}
 	if (rc)
-		return fail(x->why, x->len, "symlink %s/%s: %s", x->dest,
+		return whyf(x->why, x->len, "symlink %s/%s: %s", x->dest,
 			    x->name.s, strerror(errno));
 	if (utimensat(pfd, base, ts, AT_SYMLINK_NOFOLLOW))
-		return fail(x->why, x->len, "utime %s/%s: %s", x->dest,
+		return whyf(x->why, x->len, "utime %s/%s: %s", x->dest,
 			    x->name.s, strerror(errno));
 	return 0;
 }
@@ -1404,7 +1378,7 @@ static int tx_hardlink(struct tx *x, const char *raw)
 	if (tx_norm(x, raw, &x->link, "link target"))
 		return -1;
 	if (!x->link.len)
-		return fail(x->why, x->len, "empty link target for %s", x->name.s);
+		return whyf(x->why, x->len, "empty link target for %s", x->name.s);
 	if (!strcmp(x->link.s, x->name.s))
 		return 0;
 	/* the target's directory, kept open while the link's is walked */
@@ -1413,7 +1387,7 @@ static int tx_hardlink(struct tx *x, const char *raw)
 		return -1;
 	tfd = fcntl(pfd, F_DUPFD_CLOEXEC, 0);
 	if (tfd < 0)
-		return fail(x->why, x->len, "dup: %s", strerror(errno));
+		return whyf(x->why, x->len, "dup: %s", strerror(errno));
 	rc = -1;
 	pfd = tx_parent(x, x->name.s, dir_len(x->name.s), 1);
 	if (pfd < 0)
@@ -1425,7 +1399,7 @@ static int tx_hardlink(struct tx *x, const char *raw)
 		rc = linkat(tfd, base_name(x->link.s), pfd, base, 0);
 	}
 	if (rc)
-		rc = fail(x->why, x->len, "link %s/%s to %s: %s", x->dest,
+		rc = whyf(x->why, x->len, "link %s/%s to %s: %s", x->dest,
 			  x->name.s, x->link.s, strerror(errno));
 out:
 	close(tfd);
@@ -1480,13 +1454,13 @@ static int tx_entry(struct tx *x, const unsigned char *h, char type,
 		return tx_oom(x);
 	if (hdr_num(h + H_MODE, W_MODE, &mode) ||
 	    (!x->has_mtime && hdr_num(h + H_MTIME, W_MTIME, &secs)))
-		return fail(x->why, x->len, "bad header field at offset %" PRIu64, off);
+		return whyf(x->why, x->len, "bad header field at offset %" PRIu64, off);
 	if (!x->has_mtime) {
 		mtime.tv_sec = (time_t)secs;
 		mtime.tv_nsec = 0;
 	}
 	if (x->sparse || type == 'S')
-		return fail(x->why, x->len, "%s: sparse members are not supported", raw);
+		return whyf(x->why, x->len, "%s: sparse members are not supported", raw);
 	if ((type == '0' || type == '\0' || type == '7') && *raw &&
 	    raw[strlen(raw) - 1] == '/')
 		type = '5';	/* old archives mark directories so */
@@ -1517,7 +1491,7 @@ static int tx_entry(struct tx *x, const unsigned char *h, char type,
 static int tx_meta(struct tx *x, uint64_t size, struct sbuf *b, uint64_t off)
 {
 	if (size > META_MAX)
-		return fail(x->why, x->len, "extended header too large at offset %" PRIu64,
+		return whyf(x->why, x->len, "extended header too large at offset %" PRIu64,
 			    off);
 	sb_cut(b, 0);
 	if (sb_add(b, "", 0))
@@ -1532,7 +1506,7 @@ static int tx_member(struct tx *x, const unsigned char *h, uint64_t off)
 	int rc;
 
 	if (hdr_num(h + H_SIZE, W_SIZE, &size) || size < 0)
-		return fail(x->why, x->len, "bad size field at offset %" PRIu64, off);
+		return whyf(x->why, x->len, "bad size field at offset %" PRIu64, off);
 	switch (type) {
 	case 'x':
 		rc = tx_meta(x, (uint64_t)size, &x->meta, off);
@@ -1571,7 +1545,7 @@ static int tx_run(struct tx *x)
 		if (is_zero(h))
 			return tx_drain(x);
 		if (!checksum_ok(h))
-			return fail(x->why, x->len,
+			return whyf(x->why, x->len,
 				    "bad header checksum at offset %" PRIu64, off);
 		rc = tx_member(x, h, off);
 		if (rc)
@@ -1598,14 +1572,14 @@ static int tx_fixdirs(struct tx *x)
 		if (fd < 0) {
 			if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
 				continue;	/* replaced later in the archive */
-			return fail(x->why, x->len, "open %s/%s: %s", x->dest,
+			return whyf(x->why, x->len, "open %s/%s: %s", x->dest,
 				    name, strerror(errno));
 		}
 		if (fchmod(fd, f->mode))
-			rc = fail(x->why, x->len, "chmod %s/%s: %s", x->dest,
+			rc = whyf(x->why, x->len, "chmod %s/%s: %s", x->dest,
 				  name, strerror(errno));
 		else if (futimens(fd, ts))
-			rc = fail(x->why, x->len, "utime %s/%s: %s", x->dest,
+			rc = whyf(x->why, x->len, "utime %s/%s: %s", x->dest,
 				  name, strerror(errno));
 		close(fd);
 		if (rc)
@@ -1638,7 +1612,7 @@ int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
 	if (!x.buf || rc)
 		rc = tx_oom(&x);
 	else if (x.dfd < 0)
-		rc = fail(why, len, "open %s: %s", dest, strerror(errno));
+		rc = whyf(why, len, "open %s: %s", dest, strerror(errno));
 	else
 		rc = tx_run(&x);
 	if (!rc)

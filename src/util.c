@@ -64,6 +64,18 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
+int whyf(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
 void msg(const char *fmt, ...)
 {
 	va_list ap;

@@ -14,6 +14,10 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Format the reason for a failure into why (when there is room) and
+ * return -1, for `return whyf(why, len, "mkdir %s: %s", ...)`. */
+int whyf(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* "contest: ..." on stderr. */
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
