@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -121,6 +122,7 @@ static void child_main(struct loadset *ls, unsigned idx, int ready_fd)
 	if (ls->h->load_nice) {
 		setpriority(PRIO_PROCESS, 0, ls->h->load_nice);
 	}
+	prctl(PR_SET_NAME, ls->c->ops->name);	/* ps and pgrep show which load */
 	ls->c->self = &ls->shm[idx];
 	rc = ls->c->ops->run(ls->c, idx);
 	if (rc && !ls->shm[idx].why[0])
@@ -338,6 +340,8 @@ int loadset_stop(struct loadset *ls, int64_t *user_ns, int64_t *sys_ns,
 			;
 		p->reaped = 1;
 	}
+	if (ls->pgid)
+		proc_forget(ls->pgid);
 	for (unsigned i = 0; i < ls->n; i++) {
 		struct proc_state *p = &ls->ps[i];
 

@@ -16,6 +16,8 @@
 #include "util.h"
 
 static volatile sig_atomic_t stop_signal;
+static int guard_fd = -1;	/* contest's end of the pipe to the guardian */
+static pid_t guard_pid;
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void on_signal(int sig)
@@ -46,6 +48,107 @@ int64_t timeval_ns(const struct timeval *tv)
 	return (int64_t)tv->tv_sec * NS_PER_SEC + (int64_t)tv->tv_usec * 1000;
 }
 
+/* ---- the guardian --------------------------------------------------------
+ *
+ * A child that learns every process group contest makes ("+PGID\n") and
+ * forgets those that are gone ("-PGID\n").  When contest's end of the pipe
+ * closes, at exit or because contest was killed (even with SIGKILL, which no
+ * handler sees), it SIGKILLs the groups still listed: make's compilers
+ * ignore make's death, and a load must not outlive the benchmark. */
+
+static void guard_main(int fd)
+{
+	pid_t *groups = NULL;
+	size_t n = 0, cap = 0, have = 0;
+	char buf[4096];
+
+	setpgid(0, 0);	/* out of the terminal's reach: a Ctrl-C is contest's to handle */
+	prctl(PR_SET_NAME, "contest-guard");
+	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
+		signal(caught[i], SIG_IGN);
+	for (;;) {
+		ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
+		char *line, *nl;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		have += (size_t)r;
+		buf[have] = '\0';
+		for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+			pid_t pg = (pid_t)strtol(line + 1, NULL, 10);
+
+			if (line[0] == '+' && pg > 0) {
+				if (n == cap) {
+					cap = cap ? 2 * cap : 64;
+					groups = realloc(groups, cap * sizeof(*groups));
+					if (!groups)
+						_exit(1);
+				}
+				groups[n++] = pg;
+			} else if (line[0] == '-') {
+				for (size_t i = 0; i < n; i++)
+					if (groups[i] == pg)
+						groups[i--] = groups[--n];
+			}
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+	}
+	for (size_t i = 0; i < n; i++)
+		kill(-groups[i], SIGKILL);
+	_exit(0);
+}
+
+static void guard_tell(char op, pid_t pgid)
+{
+	char line[32];
+	int n;
+
+	if (guard_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%c%d\n", op, (int)pgid);
+	while (write(guard_fd, line, (size_t)n) < 0 && errno == EINTR)
+		;
+}
+
+int proc_guard_start(void)
+{
+	int pfd[2];
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -1;
+	guard_pid = fork();
+	if (guard_pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (guard_pid == 0) {
+		close(pfd[1]);
+		guard_main(pfd[0]);
+	}
+	close(pfd[0]);
+	guard_fd = pfd[1];
+	return 0;
+}
+
+void proc_guard_stop(void)
+{
+	if (guard_fd < 0)
+		return;
+	close(guard_fd);
+	guard_fd = -1;
+	while (waitpid(guard_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+void proc_forget(pid_t pgid)
+{
+	guard_tell('-', pgid);
+}
+
 pid_t proc_fork(pid_t pgid)
 {
 	sigset_t all, old;
@@ -59,6 +162,8 @@ pid_t proc_fork(pid_t pgid)
 
 		setpgid(0, pgid);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (guard_fd >= 0)
+			close(guard_fd);	/* the guardian must see EOF when contest dies */
 		if (getppid() != parent)
 			_exit(1);	/* the parent died before prctl */
 		memset(&sa, 0, sizeof(sa));
@@ -69,6 +174,8 @@ pid_t proc_fork(pid_t pgid)
 		sigemptyset(&old);
 	} else if (pid > 0) {
 		setpgid(pid, pgid ? pgid : pid);	/* no race with the child's own call */
+		if (!pgid)
+			guard_tell('+', pid);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
@@ -114,6 +221,7 @@ pid_t proc_spawn(char *const argv[], const char *dir, int out_fd, char *why, siz
 	close(pfd[0]);
 	if (n == (ssize_t)sizeof(err)) {
 		waitpid(pid, NULL, 0);
+		proc_forget(pid);
 		snprintf(why, len, "cannot run %s: %s", argv[0], strerror(err));
 		return -1;
 	}
@@ -123,8 +231,10 @@ pid_t proc_spawn(char *const argv[], const char *dir, int out_fd, char *why, siz
 int proc_wait(pid_t pid, int *status, struct rusage *ru)
 {
 	for (;;) {
-		if (wait4(pid, status, 0, ru) == pid)
+		if (wait4(pid, status, 0, ru) == pid) {
+			proc_forget(pid);
 			return 0;
+		}
 		if (errno != EINTR)
 			return -1;
 		if (stop_signal)
@@ -141,6 +251,7 @@ void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru
 	while (mono_ns() < deadline) {
 		if (wait4(pid, status, WNOHANG, ru) == pid) {
 			kill(-pid, SIGKILL);	/* whatever it left behind */
+			proc_forget(pid);
 			return;
 		}
 		sleep_ns(10 * 1000 * 1000);
@@ -148,6 +259,7 @@ void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru
 	kill(-pid, SIGKILL);
 	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
 		;
+	proc_forget(pid);
 }
 
 int proc_first_line(char *const argv[], char *buf, size_t len)

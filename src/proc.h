@@ -14,6 +14,14 @@ void proc_catch_signals(void);
 /* The signal that asked contest to stop, or 0. */
 int proc_interrupted(void);
 
+/* Start the guardian, a child that SIGKILLs every process group contest
+ * made and did not reap when contest ends, however it ends.  Stop it (a
+ * clean exit) with proc_guard_stop(). */
+int proc_guard_start(void);
+void proc_guard_stop(void);
+/* Process group pgid is gone: the guardian can forget it. */
+void proc_forget(pid_t pgid);
+
 /* Fork a child in process group pgid (0: a new group led by the child),
  * with PR_SET_PDEATHSIG and default signal dispositions.  Returns the pid
  * in the parent, 0 in the child, -1 on failure. */

@@ -1,10 +1,14 @@
 /* suite.c - the run command: preflight, setup, warm-up, rounds, results. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -33,6 +37,7 @@ struct suite {
 	char session[64];
 	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
 	int made_work_dir;
+	int work_lock, results_lock; /* fds of the held locks, or -1 */
 	size_t kept, invalid;
 };
 
@@ -133,6 +138,85 @@ static int check_results_dir(const char *dir)
 	return 0;
 }
 
+#define LOCK_NAME "contest.lock"
+
+/* One contest per directory: flock DIR/contest.lock, which names its pid.
+ * The lock dies with its holder; a pid left in the file by a dead contest
+ * is reported and replaced.  The fd, or -1 after saying why. */
+static int lock_dir(const char *dir, const char *what)
+{
+	char *path = xasprintf("%s/" LOCK_NAME, dir);
+	char old[32] = "";
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	ssize_t n;
+
+	if (fd < 0) {
+		msg("cannot create %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	n = pread(fd, old, sizeof(old) - 1, 0);
+	old[n > 0 ? n : 0] = '\0';
+	old[strcspn(old, "\n")] = '\0';
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		msg("another contest (pid %s) is using the %s %s: wait for it to end, "
+		    "or use another directory", old[0] ? old : "?", what, dir);
+		close(fd);
+		free(path);
+		return -1;
+	}
+	if (old[0] && atoi(old) != getpid())
+		msg("taking over %s from contest pid %s, which is gone", path, old);
+	snprintf(old, sizeof(old), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, old, strlen(old), 0) < 0)
+		msg("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	return fd;
+}
+
+static void unlock_dir(const char *dir, int *fd)
+{
+	char *path;
+
+	if (*fd < 0)
+		return;
+	path = xasprintf("%s/" LOCK_NAME, dir);
+	unlink(path);	/* while still holding it */
+	close(*fd);
+	*fd = -1;
+	free(path);
+}
+
+/* Remove the scratch of contests that died without cleaning up (SIGKILL, a
+ * crash, a power cut): run-PID-XXXXXX whose PID is gone.  We hold the work
+ * directory's lock, so no live contest is using any of it. */
+static void sweep_dead_scratch(const char *wd)
+{
+	DIR *d = opendir(wd);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int pid = 0, end = 0;
+		char *path;
+
+		if (sscanf(de->d_name, "run-%d-%n", &pid, &end) != 1 || !end || pid <= 0 ||
+		    strlen(de->d_name + end) != 6 || pid == getpid())
+			continue;
+		if (kill(pid, 0) == 0 || errno != ESRCH)
+			continue;	/* alive (or not ours to judge) */
+		path = xasprintf("%s/%s", wd, de->d_name);
+		if (remove_tree(path))
+			msg("cannot remove %s, left by contest pid %d: %s", path, pid,
+			    strerror(errno));
+		else
+			msg("removed %s, left by contest pid %d, which is gone", path, pid);
+		free(path);
+	}
+	closedir(d);
+}
+
 static int make_run_dir(struct suite *s)
 {
 	const char *wd = s->cfg->work_dir;
@@ -143,6 +227,10 @@ static int make_run_dir(struct suite *s)
 		msg("cannot create work directory %s: %s", wd, strerror(errno));
 		return -1;
 	}
+	s->work_lock = lock_dir(wd, "work directory");
+	if (s->work_lock < 0)
+		return -1;
+	sweep_dead_scratch(wd);
 	s->run_dir = xasprintf("%s/run-%d-XXXXXX", wd, (int)getpid());
 	if (!mkdtemp(s->run_dir)) {
 		msg("cannot create a directory in %s: %s", wd, strerror(errno));
@@ -157,6 +245,8 @@ static void remove_run_dir(struct suite *s)
 {
 	if (s->run_dir && remove_tree(s->run_dir))
 		msg("cannot remove %s: %s", s->run_dir, strerror(errno));
+	unlock_dir(s->cfg->work_dir, &s->work_lock);
+	unlock_dir(s->cfg->results, &s->results_lock);
 	if (s->made_work_dir)
 		rmdir(s->cfg->work_dir);	/* only if nothing else is in it */
 }
@@ -457,7 +547,10 @@ static int setup_suite(struct suite *s)
 	char why[512];
 	unsigned jobs = s->cfg->jobs ? (unsigned)s->cfg->jobs : 4 * env_ncpus();
 
-	if (check_results_dir(s->cfg->results) || make_run_dir(s))
+	if (check_results_dir(s->cfg->results))
+		return -1;
+	s->results_lock = lock_dir(s->cfg->results, "results directory");
+	if (s->results_lock < 0 || make_run_dir(s))
 		return -1;
 	if (workload_init(&s->wl, s->cfg->workload, s->run_dir, jobs,
 			  (unsigned)s->cfg->scale, s->cfg->quick, why, sizeof(why))) {
@@ -488,9 +581,14 @@ int suite_main(struct config *cfg)
 
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
+	s.work_lock = s.results_lock = -1;
 	if ((rc = pick_label(&s)) || (rc = pick_types(&s)))
 		return rc;
 	proc_catch_signals();
+	if (proc_guard_start()) {
+		msg("cannot start the guardian process: %s", strerror(errno));
+		return 1;
+	}
 	snprintf(s.session, sizeof(s.session), "%lld-%d",
 		 (long long)(real_ns() / NS_PER_SEC), (int)getpid());
 	s.h.wl = &s.wl;
@@ -508,6 +606,7 @@ int suite_main(struct config *cfg)
 		status = 1;
 	finish_loads(&s);
 	remove_run_dir(&s);
+	proc_guard_stop();
 	workload_free(&s.wl);
 	free(s.run_dir);
 	if (proc_interrupted()) {
@@ -595,12 +694,20 @@ int load_main(struct config *cfg)
 		return usage_error("unknown load '%s' (see 'contest list')", cfg->args[0]);
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
+	s.work_lock = s.results_lock = -1;
 	s.h.grace_ns = 2 * NS_PER_SEC;
 	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
 	s.h.load_nice = (int)cfg->load_nice;
 	proc_catch_signals();
-	if (make_run_dir(&s))
+	if (proc_guard_start()) {
+		msg("cannot start the guardian process: %s", strerror(errno));
 		return 1;
+	}
+	if (make_run_dir(&s)) {
+		remove_run_dir(&s);
+		proc_guard_stop();
+		return 1;
+	}
 	if (workload_init(&s.wl, "builtin", s.run_dir, 1, (unsigned)cfg->scale, cfg->quick,
 			  why, sizeof(why)) || workload_setup(&s.wl, why, sizeof(why))) {
 		msg("%s", why);
@@ -619,6 +726,7 @@ int load_main(struct config *cfg)
 out:
 	finish_loads(&s);
 	remove_run_dir(&s);
+	proc_guard_stop();
 	workload_free(&s.wl);
 	free(s.run_dir);
 	if (proc_interrupted())

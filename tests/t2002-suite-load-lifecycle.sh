@@ -53,9 +53,7 @@ pid=$!
 victim=""
 i=0
 while [ -z "$victim" ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
-	for child in $(pgrep -P $pid); do
-		[ "$(readlink "/proc/$child/exe")" = "$CONTEST" ] && victim=$child
-	done
+	victim=$(pgrep -x -P $pid spin_load | head -n 1)
 	[ -n "$victim" ] || sleep 0.02
 	i=$((i + 1))
 done

@@ -106,7 +106,7 @@ pid=$!
 count=0 tries=0 loads=
 while [ "$tries" -lt 100 ] && kill -0 "$pid" 2>/dev/null; do
 	if grep -q starting err; then
-		loads=$(pgrep -P "$pid" | tr '\n' ' ')
+		loads=$(pgrep -x -P "$pid" process_load | tr '\n' ' ')
 		count=$(echo "$loads" | wc -w)
 		# shellcheck disable=SC2086
 		[ "$count" = 3 ] && is_ring $loads >ring 2>&1 && break

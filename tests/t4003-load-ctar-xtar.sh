@@ -107,10 +107,7 @@ full_disk() {	# full_disk SIZE LOAD: LOAD on a tmpfs of SIZE; output in LOAD.ful
 # takes every free byte, so its next write fails; output in ctar_load.live,
 # empty when the load never started
 load_running() {	# load_running PID: a child of contest runs contest's code
-	for child in $(pgrep -P "$1"); do
-		[ "$(readlink "/proc/$child/exe")" = "$CONTEST" ] && return 0
-	done
-	return 1
+	pgrep -x -P "$1" ctar_load >/dev/null
 }
 
 fill_under_ctar() {

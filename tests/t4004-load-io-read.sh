@@ -23,7 +23,9 @@ running() {	# running PID: contest PID has not exited yet
 
 load_pid() {	# load_pid PID: contest PID's load process (not cc or make)
 	for l in $(pgrep -P "$1"); do
-		[ "$(cat "/proc/$l/comm" 2>/dev/null)" = contest ] && echo "$l"
+		case "$(cat "/proc/$l/comm" 2>/dev/null)" in
+		io_load|io_other|read_load) echo "$l" ;;
+		esac
 	done
 }
 

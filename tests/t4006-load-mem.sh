@@ -92,7 +92,7 @@ min_avail=$(meminfo MemAvailable) max_rss=0
 while kill -0 "$pid" 2>/dev/null; do
 	a=$(meminfo MemAvailable)
 	[ "$a" -lt "$min_avail" ] && min_avail=$a
-	for p in $(pgrep -P "$pid"); do
+	for p in $(pgrep -x -P "$pid" mem_load); do
 		r=$(awk '$1 == "VmRSS:" { print $2 * 1024 }' "/proc/$p/status" 2>/dev/null)
 		[ -n "$r" ] && [ "$r" -gt "$max_rss" ] && max_rss=$r
 	done

@@ -1,0 +1,47 @@
+#!/bin/sh
+# contest killed with SIGKILL: no load or compiler survives it, and the next
+# contest finds the dead run's scratch, removes it and says so.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v make >/dev/null || skip_all "make is not installed"
+mkdir run || exit 99
+rundir=$(cd run && pwd -P)
+
+leftovers() {
+	for p in /proc/[0-9]*; do
+		case "$(readlink "$p/cwd" 2>/dev/null)" in
+		"$rundir"|"$rundir"/*) echo "${p#/proc/}" ;;
+		esac
+	done
+}
+
+(cd run && exec "$CONTEST" --scale 30 --lead-time 0.2 -n 1 -k k noload process_load \
+	>../k.out 2>../k.err) &
+pid=$!
+i=0 seen=no
+while [ $i -lt 6000 ] && kill -0 $pid 2>/dev/null; do
+	if pgrep -x -P $pid process_load >/dev/null && pgrep -x -P $pid make >/dev/null; then
+		seen=yes
+		break
+	fi
+	sleep 0.02
+	i=$((i + 1))
+done
+ok "the timed run under process_load started" test $seen = yes
+# the compilers are make's children: note one to be sure they die too
+cc_seen=$(pgrep -f cc1 | head -n 1)
+kill -KILL $pid
+wait $pid
+ok_eq "contest died of SIGKILL" "$?" 137
+sleep 3
+ok_eq "no load, make or compiler outlives contest (after 3 s)" "$(leftovers)" ""
+ok "its scratch is still there for the next contest to find" \
+	sh -c "ls -d run/contest-work/run-$pid-* >/dev/null 2>&1"
+
+(cd run && "$CONTEST" --quick -n 1 -k next noload >../next.out 2>../next.err)
+ok_eq "the next contest runs" "$?" 0
+ok "it removes the dead run's scratch and says so" \
+	grep -q "removed contest-work/run-$pid-......, left by contest pid $pid, which is gone" next.err
+ok_eq "nothing is left in the work directory (which the dead contest made)" "$(ls -A run/contest-work 2>/dev/null)" ""
+
+done_testing

@@ -1,0 +1,35 @@
+#!/bin/sh
+# One contest at a time per work or results directory: a second refuses at
+# once naming the pid; a lock file left by a dead contest is taken over.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v make >/dev/null || skip_all "make is not installed"
+
+"$CONTEST" --quick -n 1 -k first --work-dir w1 -d r1 noload >first.out 2>first.err &
+pid=$!
+i=0
+while [ $i -lt 3000 ] && ! [ -s w1/contest.lock ]; do sleep 0.02; i=$((i + 1)); done
+ok "the first contest holds its work directory" test -s w1/contest.lock
+
+"$CONTEST" --quick -n 1 -k second --work-dir w1 -d r2 noload >second.out 2>second.err
+ok_eq "a second contest on the same work directory: exit status" "$?" 1
+ok "it names the pid that holds it" \
+	grep -q "another contest (pid $pid) is using the work directory w1" second.err
+"$CONTEST" --quick -n 1 -k third --work-dir w3 -d r1 noload >third.out 2>third.err
+ok_eq "a second contest on the same results directory: exit status" "$?" 1
+ok "it names the pid that holds it" \
+	grep -q "another contest (pid $pid) is using the results directory r1" third.err
+ok "the refused ones wrote no results" test ! -e r2/second.results -a ! -e r1/third.results
+ok "and left no work directory" test ! -e w3
+wait $pid
+ok_eq "the first contest finishes normally" "$?" 0
+ok "and removes its lock and work directory" test ! -e w1 -a ! -e r1/contest.lock
+
+# a lock file left by a dead contest (here: a pid that cannot exist)
+mkdir w4
+echo 4194304999 >w4/contest.lock
+"$CONTEST" --quick -n 1 -k fourth --work-dir w4 -d r4 noload >fourth.out 2>fourth.err
+ok_eq "a stale lock file: contest runs" "$?" 0
+ok "it says it takes the lock over" grep -q "taking over w4/contest.lock from contest pid 4194304999" fourth.err
+
+done_testing

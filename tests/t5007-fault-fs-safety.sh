@@ -1,0 +1,52 @@
+#!/bin/sh
+# Scratch is made with unique names, mode 0700, and removing it never
+# follows a symlink out of it; labels never become paths outside the
+# results directory.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v make >/dev/null || skip_all "make is not installed"
+
+mkdir outside
+echo precious >outside/file
+mkdir outside/dir && echo precious >outside/dir/file
+
+(exec "$CONTEST" --scale 6 --lead-time 0.2 -n 1 -k safe noload >safe.out 2>safe.err) &
+pid=$!
+i=0
+while [ $i -lt 3000 ] && ! ls -d contest-work/run-$pid-* >/dev/null 2>&1; do
+	sleep 0.02
+	i=$((i + 1))
+done
+scratch=$(ls -d contest-work/run-$pid-* 2>/dev/null)
+ok "the scratch directory is named run-PID-XXXXXX" test -n "$scratch"
+ok_eq "it is mode 700" "$(stat -c %a "$scratch" 2>/dev/null)" 700
+ok_eq "the work directory contest made is mode 700" "$(stat -c %a contest-work)" 700
+# plant links to the outside in the scratch, as a hostile or careless
+# process could
+ln -s "$T_DIR/outside" "$scratch/link-to-dir"
+ln -s "$T_DIR/outside/file" "$scratch/link-to-file"
+mkdir -p "$scratch/deep/er" && ln -s "$T_DIR/outside/dir" "$scratch/deep/er/link"
+wait $pid
+ok_eq "contest exits 0" "$?" 0
+ok "the scratch is gone" test ! -e "$scratch"
+ok "the outside directory survives" test -d outside/dir
+ok_eq "the outside file is intact" "$(cat outside/file)" precious
+ok_eq "the file in the outside directory is intact" "$(cat outside/dir/file)" precious
+
+# labels: a label holding / or .. is stored inside the results directory
+for label in "a/../../b" "../escape" "x/y" "..."; do
+	# the store is written by run; use the cheapest run there is
+	"$CONTEST" --scale 1 -n 1 -d res -k "$label" noload >l.out 2>l.err
+	ok_eq "label '$label' is accepted" "$?" 0
+done
+ok_eq "every results file is inside the results directory" \
+	"$(find . -name '*.results' ! -path './res/*' ! -path './contest-results/*' | wc -l)" 0
+ok_eq "four labels, four files" "$(find res -maxdepth 1 -name '*.results' | wc -l)" 4
+ok "no file name in res starts with a dot or holds a slash" \
+	sh -c "! ls -A res | grep -v contest.lock | grep -q '^\.'"
+"$CONTEST" report -d res >rep 2>err
+for label in "a/../../b" "../escape" "x/y" "..."; do
+	ok "label '$label' reads back as its own row" grep -q -F "$label " rep
+done
+
+done_testing
