@@ -22,7 +22,7 @@ leftovers() {
 # load's processes and make run), then check everything
 interrupt() {
 	sig=$1 when=$2 load=$3 label="$3-$1"
-	(cd run && exec "$CONTEST" --quick --lead-time 0.2 -n 2 -k "$label" noload "$load" \
+	(cd run && exec "$CONTEST" --quick --scale 4 --lead-time 0.2 -n 2 -k "$label" noload "$load" \
 		>"../$label.out" 2>"../$label.err") &
 	pid=$!
 	i=0 sent=no
