@@ -208,7 +208,8 @@ int store_load(const char *dir, struct store *st, char *why, size_t len)
 		names[n++] = xasprintf("%s/%s", dir, de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), by_name);
+	if (n)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
 		load_file(st, names[i]);
 		free(names[i]);

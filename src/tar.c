@@ -254,6 +254,7 @@ static int tw_flush(struct tw *t)
 	return 0;
 }
 
+/* n bytes of data, or of zeros when data is NULL. */
 static int tw_bytes(struct tw *t, const void *data, size_t n)
 {
 	const char *p = data;
@@ -261,12 +262,13 @@ static int tw_bytes(struct tw *t, const void *data, size_t n)
 	while (n) {
 		size_t room = BUFSZ - t->used, k = n < room ? n : room;
 
-		if (data)
+		if (p) {
 			memcpy(t->buf + t->used, p, k);
-		else
+			p += k;	/* never on NULL: that is undefined */
+		} else {
 			memset(t->buf + t->used, 0, k);
+		}
 		t->used += k;
-		p += k;
 		n -= k;
 		if (t->used == BUFSZ && tw_flush(t))
 			return -1;

@@ -1,10 +1,13 @@
 /* unit-record.c - record lines: round trips, escaping, damage detection. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "record.h"
+#include "store.h"
 #include "tap.h"
 
 static int decodes(const char *line)
@@ -131,10 +134,30 @@ static void test_run(void)
 	free(line);
 }
 
+/* The sanitizer build found qsort(NULL, 0, ...) here: an empty directory. */
+static void test_empty_store(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096];
+	struct store st;
+	char why[256];
+
+	snprintf(dir, sizeof(dir), "%s/unit-record.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp: cannot test an empty results directory");
+		return;
+	}
+	ok(store_load(dir, &st, why, sizeof(why)) == 0 && st.nruns == 0 && st.files == 0 &&
+	   st.damaged == 0, "an empty results directory loads, with nothing in it");
+	store_free(&st);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_roundtrip();
 	test_damaged();
 	test_run();
+	test_empty_store();
 	return tap_done();
 }

@@ -1,0 +1,91 @@
+/* fuzz-cli.c - libFuzzer harness: cli_parse on any command line. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fuzz.h"
+
+#define MAX_WORDS 256
+
+static int dummy(struct config *cfg)
+{
+	(void)cfg;
+	return 0;
+}
+
+/* The same commands as main.c's table. */
+static const struct command cmds[] = {
+	{ "run", CMD_RUN, dummy, "[options] [RUNTYPE...]", "run" },
+	{ "report", CMD_REPORT, dummy, "[options] [LABEL...]", "report" },
+	{ "load", CMD_LOAD, dummy, "NAME [-t SECONDS] [options]", "load" },
+	{ "list", CMD_LIST, dummy, "[load options]", "list" },
+	{ "env", CMD_ENV, dummy, "[--work-dir DIR]", "env" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+static int is_word(char **argv, int argc, const char *p)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i] == p)
+			return 1;
+	return 0;
+}
+
+/* What the option table promises once cli_parse returns 0. */
+static void check_config(const struct config *c, int argc, char **argv)
+{
+	int known = 0;
+
+	for (const struct command *k = cmds; k->name; k++)
+		known |= c->cmd == k->id;
+	FUZZ_ASSERT(known);
+	FUZZ_ASSERT(c->argc == argc && c->argv == argv);
+	FUZZ_ASSERT(c->nargs >= 0 && c->nargs < argc);
+	for (int i = 0; i < c->nargs; i++)
+		FUZZ_ASSERT(is_word(argv, argc, c->args[i]));
+	FUZZ_ASSERT(c->runs >= 1 && c->runs <= 1000);
+	FUZZ_ASSERT(c->scale <= 100000 && c->jobs <= 4096);
+	FUZZ_ASSERT(c->lead_time == -1 || (c->lead_time >= 0 && c->lead_time <= 3600));
+	FUZZ_ASSERT(c->seconds >= 0.1 && c->seconds <= 86400);
+	FUZZ_ASSERT(c->load_nice >= -20 && c->load_nice <= 19);
+	FUZZ_ASSERT(c->procs == 0 || (c->procs >= 2 && c->procs <= 4096));
+	FUZZ_ASSERT(c->chunks <= 4096 && c->chunk_size <= (UINT64_C(1) << 30));
+	FUZZ_ASSERT(c->io_size == 0 || c->io_size >= (1 << 20));
+	FUZZ_ASSERT(c->mem_size == 0 || c->mem_size >= (1 << 20));
+	FUZZ_ASSERT(c->results && c->work_dir && c->workload && c->list_root);
+}
+
+/* The input is the command line after "contest", one word per line or per
+ * NUL-terminated string. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size + 1), *argv[MAX_WORDS + 2];
+	char name[] = "contest";
+	struct config cfg;
+	int argc = 0, rc;
+
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	argv[argc++] = name;
+	for (char *p = buf; p < buf + size && argc <= MAX_WORDS; ) {
+		size_t n = strcspn(p, "\n");
+
+		p[n] = '\0';
+		argv[argc++] = p;
+		p += n + 1;
+	}
+	argv[argc] = NULL;
+
+	rc = cli_parse(argc, argv, cmds, &cfg);
+	FUZZ_ASSERT(rc == -1 || rc == 0 || rc == 2);
+	if (rc == 0)
+		check_config(&cfg, argc, argv);
+	free(cfg.args);
+	free(buf);
+	return 0;
+}
