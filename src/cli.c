@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "util.h"
+#include "workload.h"
 
 enum {
 	OPT_HELP = 'h', OPT_VERSION = 'V', OPT_REPORT = 'r',
@@ -16,10 +17,11 @@ enum {
 	OPT_JOBS = 'j', OPT_OTHER = 'o', OPT_TIME = 't',
 	OPT_WORK_DIR = 256, OPT_QUICK, OPT_SCALE, OPT_LEAD_TIME, OPT_BASELINE,
 	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
-	OPT_MEM_SIZE, OPT_ROOT,
+	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
+	OPT_CLEAN_CMD,
 };
 
-#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD)
+#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV)
 #define LOADS (CMD_RUN | CMD_LOAD | CMD_LIST)
 
 /* Every option, once: parsing and --help both come from this table. */
@@ -35,9 +37,19 @@ static const struct opt {
 	{ OPT_RUNS, "runs", "N", CMD_RUN,
 	  "rounds of every run type (default 3)" },
 	{ OPT_WORKLOAD, "workload", "KIND", CMD_RUN,
-	  "reference workload: builtin (default)" },
+	  "reference workload: builtin (default), kernel:DIR or cmd:DIR" },
 	{ OPT_SCALE, "scale", "N", CMD_RUN,
 	  "translation units of the builtin workload" },
+	{ OPT_KCONFIG, "kconfig", "TARGET|FILE", CMD_RUN,
+	  "kernel: a *config make target or a .config file (default tinyconfig)" },
+	{ OPT_TARGET, "target", "TARGET", CMD_RUN,
+	  "kernel: the make target timed (default vmlinux)" },
+	{ OPT_IN_TREE, "in-tree", NULL, CMD_RUN,
+	  "kernel: build in DIR itself, running make clean there (default: O=)" },
+	{ OPT_BUILD_CMD, "build-cmd", "CMD", CMD_RUN,
+	  "cmd: the shell command timed, run by /bin/sh -c in DIR" },
+	{ OPT_CLEAN_CMD, "clean-cmd", "CMD", CMD_RUN,
+	  "cmd: the shell command run in DIR before every build (untimed)" },
 	{ OPT_JOBS, "jobs", "N", CMD_RUN,
 	  "parallel make jobs (default 4 x online CPUs)" },
 	{ OPT_LEAD_TIME, "lead-time", "SECONDS", CMD_RUN,
@@ -48,7 +60,7 @@ static const struct opt {
 	  "divide every Time by this label's noload Time" },
 	{ OPT_TIME, "time", "SECONDS", CMD_LOAD,
 	  "how long to run the load (default 10)" },
-	{ OPT_WORK_DIR, "work-dir", "DIR", LOADS,
+	{ OPT_WORK_DIR, "work-dir", "DIR", LOADS | CMD_ENV,
 	  "where the workload and scratch live (default ./contest-work)" },
 	{ OPT_QUICK, "quick", NULL, LOADS,
 	  "shrink the workload and loads: a suite in about a minute" },
@@ -94,6 +106,7 @@ void cli_help(FILE *f, const struct command *cmds)
 		{ CMD_REPORT, "Options of report" },
 		{ CMD_LOAD, "Options of load" },
 		{ CMD_RUN | CMD_LOAD, "Options of run and load" },
+		{ LOADS | CMD_ENV, "Options of run, load, list and env" },
 		{ LOADS, "Options of run, load and list (list shows the sizes they give)" },
 		{ ALL, "Options of every command" },
 	};
@@ -196,6 +209,23 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 	case OPT_WORKLOAD:
 		cfg->workload = arg;
 		return 0;
+	case OPT_KCONFIG:
+		cfg->kconfig = arg;
+		return 0;
+	case OPT_TARGET:
+		if (!*arg || *arg == '-')
+			return usage_error("%s wants a make target, not '%s'", name, arg);
+		cfg->target = arg;
+		return 0;
+	case OPT_IN_TREE:
+		cfg->in_tree = 1;
+		return 0;
+	case OPT_BUILD_CMD:
+		cfg->build_cmd = arg;
+		return 0;
+	case OPT_CLEAN_CMD:
+		cfg->clean_cmd = arg;
+		return 0;
 	case OPT_WORK_DIR:
 		cfg->work_dir = arg;
 		return 0;
@@ -290,6 +320,29 @@ static int unknown_option(const struct command *cmds, enum cmd cmd, int shortopt
 	return usage_error("unknown option '%s'", word);
 }
 
+/* The workload's options must fit its kind. */
+static int check_workload(const struct config *cfg)
+{
+	enum workload_kind kind;
+	const char *dir;
+	char why[256];
+
+	if (workload_parse(cfg->workload, &kind, &dir, why, sizeof(why)))
+		return usage_error("%s", why);
+	if (kind != WORKLOAD_KERNEL && (cfg->kconfig || cfg->target || cfg->in_tree))
+		return usage_error("--kconfig, --target and --in-tree apply to -w kernel:DIR");
+	if (kind != WORKLOAD_CMD && (cfg->build_cmd || cfg->clean_cmd))
+		return usage_error("--build-cmd and --clean-cmd apply to -w cmd:DIR");
+	if (kind != WORKLOAD_BUILTIN && cfg->scale)
+		return usage_error("--scale applies to the builtin workload");
+	if (kind == WORKLOAD_CMD && !cfg->build_cmd)
+		return usage_error("-w cmd:DIR needs --build-cmd CMD, the build to time");
+	if (kind == WORKLOAD_CMD && !cfg->clean_cmd)
+		return usage_error("-w cmd:DIR needs --clean-cmd CMD, which makes the next build "
+				   "start from scratch (--clean-cmd true if nothing needs it)");
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, const struct command *cmds, struct config *cfg)
 {
 	struct option longopts[ARRAY_SIZE(opts) + 1];
@@ -359,5 +412,5 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 		cfg->args = xrealloc(cfg->args, (size_t)(cfg->nargs + 1) * sizeof(char *));
 		cfg->args[cfg->nargs++] = argv[optind];
 	}
-	return 0;
+	return cfg->cmd == CMD_RUN ? check_workload(cfg) : 0;
 }

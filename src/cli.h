@@ -10,6 +10,7 @@ enum cmd {
 	CMD_REPORT = 1 << 1,
 	CMD_LIST = 1 << 2,
 	CMD_LOAD = 1 << 3,
+	CMD_ENV = 1 << 4,
 };
 
 /* Everything the user asked for. */
@@ -19,6 +20,11 @@ struct config {
 	uint64_t runs;          /* -n */
 	const char *results;    /* -d */
 	const char *workload;   /* -w */
+	const char *kconfig;    /* --kconfig: *config target or file */
+	const char *target;     /* --target */
+	int in_tree;            /* --in-tree */
+	const char *build_cmd;  /* --build-cmd */
+	const char *clean_cmd;  /* --clean-cmd */
 	const char *work_dir;   /* --work-dir */
 	int quick;              /* --quick */
 	uint64_t scale;         /* --scale, 0 = default */

@@ -5,8 +5,13 @@
 #include "record.h"
 
 /* Fill r (kind "env") with the machine, kernel and contest facts that are
- * readable here; session, label and workload fields are the caller's. */
-void env_capture(struct record *r, int argc, char **argv);
+ * readable here, each "absent" where it cannot be read: kernel release,
+ * version and command line; CPU model, counts, SMT, cpufreq governor;
+ * memory and swap; THP; the file system, device and I/O scheduler holding
+ * work_dir (or its nearest existing parent); autogroup, sched_ext and
+ * preemption mode; the compiler ($CC, default cc).  Session, label and
+ * workload fields are the caller's. */
+void env_capture(struct record *r, int argc, char **argv, const char *work_dir);
 
 /* The number of online CPUs (at least 1). */
 unsigned env_ncpus(void);

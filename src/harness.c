@@ -397,19 +397,21 @@ static int timed_build(struct harness *h, struct loadset *ls, struct run *run)
 		invalid(run, "%s", why);
 		return 0;
 	}
+	if (!WIFEXITED(b.status) || WEXITSTATUS(b.status)) {
+		char how[64];
+
+		/* no figures: a failed build's time means nothing */
+		proc_describe(b.status, how, sizeof(how));
+		invalid(run, "the workload failed: %s", how);
+		msg("the build failed (%s); the end of its log:", how);
+		workload_show_failure(h->wl, 20, stderr);
+		return 0;
+	}
 	run->elapsed_ns = b.elapsed_ns;
 	run->user_ns = b.user_ns;
 	run->sys_ns = b.sys_ns;
 	if (ls)
 		run->work = loadset_work(ls) - w0;
-	if (!WIFEXITED(b.status) || WEXITSTATUS(b.status)) {
-		char how[64];
-
-		proc_describe(b.status, how, sizeof(how));
-		invalid(run, "the workload failed: %s", how);
-		msg("the build failed (%s); the end of its log:", how);
-		workload_log_tail(h->wl, 20, stderr);
-	}
 	return 0;
 }
 
@@ -428,6 +430,8 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 		if (proc_interrupted())
 			return -1;
 		invalid(run, "cleaning the tree failed");
+		msg("cleaning the tree failed; the end of its log:");
+		workload_show_failure(h->wl, 20, stderr);
 		return 0;
 	}
 	if (c && c->ops->setup && c->ops->setup(c, why, sizeof(why))) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "env.h"
 #include "report.h"
 #include "runtype.h"
 #include "store.h"
@@ -84,7 +85,35 @@ static int cmd_list(struct config *cfg)
 		if (here[0])
 			printf("%-13s %-22s here: %s\n", "", "", here);
 	}
-	printf("\nWorkloads:\n  builtin      a generated C source tree, built with make -j(4 x CPUs)\n");
+	printf("\nWorkloads (-w):\n"
+	       "  builtin      a generated C source tree, built with make -j(4 x CPUs)\n"
+	       "  kernel:DIR   the Linux tree DIR, configured once (--kconfig, default\n"
+	       "               tinyconfig), built out of tree: make -j(4 x CPUs) vmlinux\n"
+	       "  cmd:DIR      --build-cmd CMD timed, --clean-cmd CMD before it, by\n"
+	       "               /bin/sh -c in DIR\n");
+	return 0;
+}
+
+/* What a run here would record about the machine, one "key: value" a line. */
+static int cmd_env(struct config *cfg)
+{
+	struct record r;
+	int w = 0;
+
+	if (cfg->nargs)
+		return usage_error("env takes no arguments");
+	record_init(&r, "env");
+	env_capture(&r, 0, NULL, cfg->work_dir);
+	for (size_t i = 0; i < r.n; i++)
+		if ((int)strlen(r.kv[i].key) > w)
+			w = (int)strlen(r.kv[i].key);
+	for (size_t i = 0; i < r.n; i++) {
+		if (!strcmp(r.kv[i].key, "argv"))
+			continue;
+		printf("%s:%*s %s\n", r.kv[i].key, w - (int)strlen(r.kv[i].key), "",
+		       r.kv[i].val);
+	}
+	record_free(&r);
 	return 0;
 }
 
@@ -97,6 +126,8 @@ static const struct command commands[] = {
 	  "run one load alone, with no workload; print its rate and CPU%" },
 	{ "list", CMD_LIST, cmd_list, "[load options]",
 	  "list run types, their Loads units, sizes here, and workloads" },
+	{ "env", CMD_ENV, cmd_env, "[--work-dir DIR]",
+	  "print the environment a run here would record" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 

@@ -34,6 +34,7 @@ struct suite {
 	struct load_env env;
 	struct workload wl;
 	struct harness h;
+	const char *flush_dirs[3]; /* the work directory, and the user's tree */
 	char session[64];
 	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
 	int made_work_dir;
@@ -380,11 +381,8 @@ static int write_env(struct suite *s)
 	record_set(&r, "label", s->label);
 	record_set(&r, "session", s->session);
 	record_setf(&r, "time", "%lld", (long long)(real_ns() / NS_PER_SEC));
-	env_capture(&r, s->cfg->argc, s->cfg->argv);
-	record_set(&r, "workload", s->wl.identity);
-	record_set(&r, "workload_kind", s->wl.kind);
-	record_setf(&r, "jobs", "%u", s->wl.jobs);
-	record_set(&r, "cc", s->wl.cc_version);
+	env_capture(&r, s->cfg->argc, s->cfg->argv, s->cfg->work_dir);
+	workload_describe(&s->wl, &r);
 	record_setf(&r, "lead_ns", "%lld", (long long)s->h.lead_ns);
 	record_setf(&r, "load_nice", "%d", s->h.load_nice);
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
@@ -411,7 +409,7 @@ static int untimed_build(struct suite *s, const char *what)
 
 		proc_describe(b.status, how, sizeof(how));
 		msg("%s failed (%s); the end of its log:", what, how);
-		workload_log_tail(&s->wl, 20, stderr);
+		workload_show_failure(&s->wl, 20, stderr);
 		return -1;
 	}
 	return 0;
@@ -552,11 +550,11 @@ static int setup_suite(struct suite *s)
 	s->results_lock = lock_dir(s->cfg->results, "results directory");
 	if (s->results_lock < 0 || make_run_dir(s))
 		return -1;
-	if (workload_init(&s->wl, s->cfg->workload, s->run_dir, jobs,
-			  (unsigned)s->cfg->scale, s->cfg->quick, why, sizeof(why))) {
+	if (workload_init(&s->wl, s->cfg, s->run_dir, jobs, why, sizeof(why))) {
 		msg("%s", why);
 		return -1;
 	}
+	s->flush_dirs[1] = s->wl.user_tree ? s->wl.tree : NULL;
 	add_noload_if_missing(s);
 	if (preflight_loads(s))
 		return -1;
@@ -576,7 +574,6 @@ static int setup_suite(struct suite *s)
 int suite_main(struct config *cfg)
 {
 	static struct suite s;
-	static const char *flush_dirs[2];
 	int rc, status = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -597,8 +594,8 @@ int suite_main(struct config *cfg)
 	s.h.grace_ns = 2 * NS_PER_SEC;
 	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
 	s.h.load_nice = (int)cfg->load_nice;
-	flush_dirs[0] = cfg->work_dir;
-	s.h.flush_dirs = flush_dirs;
+	s.flush_dirs[0] = cfg->work_dir;
+	s.h.flush_dirs = s.flush_dirs;
 
 	if (setup_suite(&s))
 		status = 1;
@@ -708,8 +705,8 @@ int load_main(struct config *cfg)
 		proc_guard_stop();
 		return 1;
 	}
-	if (workload_init(&s.wl, "builtin", s.run_dir, 1, (unsigned)cfg->scale, cfg->quick,
-			  why, sizeof(why)) || workload_setup(&s.wl, why, sizeof(why))) {
+	if (workload_init(&s.wl, cfg, s.run_dir, 1, why, sizeof(why)) ||
+	    workload_setup(&s.wl, why, sizeof(why))) {
 		msg("%s", why);
 		goto out;
 	}

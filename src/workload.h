@@ -6,15 +6,35 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
+#include "record.h"
+
+enum workload_kind {
+	WORKLOAD_BUILTIN,	/* "builtin": a generated C tree in the work directory */
+	WORKLOAD_KERNEL,	/* "kernel:DIR": a Linux source tree */
+	WORKLOAD_CMD,		/* "cmd:DIR": the user's build and clean commands */
+};
+
 struct workload {
-	char *kind;       /* "builtin" */
-	char *tree;       /* the source tree the build reads */
+	enum workload_kind type;
+	char *kind;       /* "builtin", "kernel" or "cmd" */
+	char *tree;       /* the source tree the build reads, and ctar/xtar archive */
+	int user_tree;    /* tree is the user's, outside the work directory */
+	char *build_dir;  /* where the build writes (kernel: O=, or the tree) */
 	char *log;        /* the build's output, replaced by every build */
+	char *failed_log; /* WORK_DIR/last-failed-build.log */
 	char *identity;   /* what makes two results comparable */
-	char *cc;         /* $CC, default "cc" */
-	char *cc_version; /* the first line of `$CC --version` */
+	char *cc;         /* $CC, default "cc" ("gcc" for a kernel) */
+	char *cc_version; /* `$CC --version`, or the kernel's CONFIG_CC_VERSION_TEXT */
 	unsigned jobs;
-	unsigned scale;
+	unsigned scale;   /* builtin */
+	char *version;    /* kernel: `make kernelversion` */
+	char *config;     /* kernel: what --kconfig named */
+	char *config_hash;/* kernel: of the resolved .config */
+	char *target;     /* kernel: the make target */
+	int in_tree;      /* kernel: built in the tree itself */
+	char *build_cmd;  /* cmd */
+	char *clean_cmd;  /* cmd */
 	char **build;     /* argv of the timed build */
 	char **clean;     /* argv of the untimed clean */
 };
@@ -26,19 +46,33 @@ struct build {
 	int64_t user_ns, sys_ns;
 };
 
-/* Resolve the workload named by spec ("builtin") inside run_dir: check the
- * toolchain, decide jobs and scale.  0, or -1 with why. */
-int workload_init(struct workload *w, const char *spec, const char *run_dir,
-		  unsigned jobs, unsigned scale, int quick, char *why, size_t len);
-/* Create the tree (untimed).  0, or -1 with why. */
+/* Split a -w spec: "builtin", "kernel:DIR" or "cmd:DIR".  0 with the kind
+ * and *dir (NULL for builtin, pointing into spec otherwise), or -1 with why. */
+int workload_parse(const char *spec, enum workload_kind *kind, const char **dir,
+		   char *why, size_t len);
+
+/* Resolve the workload cfg names (-w and its options) inside run_dir, with
+ * `jobs` parallel jobs: check the toolchain and the tree; a kernel tree is
+ * also configured here (untimed, once), since its identity depends on the
+ * resolved .config.  0, or -1 with why. */
+int workload_init(struct workload *w, const struct config *cfg, const char *run_dir,
+		  unsigned jobs, char *why, size_t len);
+/* Create the tree (untimed; the builtin only).  0, or -1 with why. */
 int workload_setup(struct workload *w, char *why, size_t len);
 /* Run the clean (argv = w->clean) or the timed build (w->build).  Returns
  * 0 with b filled (b->status says whether it succeeded), or -1 with why
  * when it could not start or a stop signal arrived (then the build has been
  * stopped and reaped). */
 int workload_run(struct workload *w, char **argv, struct build *b, char *why, size_t len);
-/* Copy the last `lines` lines of the build log to f, indented. */
-void workload_log_tail(const struct workload *w, int lines, FILE *f);
+/* After a failed build or clean: copy the last `lines` lines of its log to
+ * f, indented, and keep the whole log as w->failed_log (saying so on f). */
+void workload_show_failure(const struct workload *w, int lines, FILE *f);
+/* The first line of `CC --version` (CC split on blanks) in buf; -1 when
+ * it cannot run or fails. */
+int workload_cc_version(const char *cc, char *buf, size_t len);
+/* The workload's fields for the environment record: workload (the
+ * identity), workload_kind, jobs, cc, and what the kind adds. */
+void workload_describe(const struct workload *w, struct record *r);
 void workload_free(struct workload *w);
 
 #endif

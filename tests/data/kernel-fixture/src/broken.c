@@ -1,0 +1,5 @@
+/* broken.c - a syntax error, for the tests of a build that fails. */
+int broken(void)
+{
+	return 1
+}

@@ -1,0 +1,11 @@
+/* mm.c - a unit of the fixture kernel. */
+int mm_work(int n);
+
+int mm_work(int n)
+{
+	int sum = 0;
+
+	for (int i = 0; i < 1000 * n; i++)
+		sum += i % 7;
+	return sum;
+}

@@ -1,0 +1,132 @@
+#!/bin/sh
+# `contest env` shows what a run records, each field checked against the
+# machine (or "absent" where the machine does not show it); `contest report`
+# names, under the tables, every field in which the compared rows differ.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+"$CONTEST" env >env 2>err
+ok_eq "contest env exits 0" "$?" 0
+ok "nothing on stderr" test ! -s err
+ok "every line is 'key: value'" sh -c "! grep -v -q '^[a-z_]*: .*' env"
+get() { sed -n "s/^$1: *//p" env; }
+# what a sysfs or procfs file holds, or absent
+file_or_absent() { if [ -r "$1" ] && v=$(cat "$1" 2>/dev/null); then printf '%s\n' "$v"; else echo absent; fi; }
+bracket() { sed 's/.*\[\(.*\)\].*/\1/'; }
+
+ok_eq "kernel: uname -r" "$(get kernel)" "$(uname -r)"
+ok_eq "kernel_version: uname -v" "$(get kernel_version)" "$(uname -v)"
+ok_eq "cmdline: /proc/cmdline" "$(get cmdline)" "$(cat /proc/cmdline)"
+ok_eq "cpu_model: /proc/cpuinfo" "$(get cpu_model)" \
+	"$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)"
+ok_eq "ncpus: online CPUs" "$(get ncpus)" "$(getconf _NPROCESSORS_ONLN)"
+ok_eq "cpus_online: the online list" "$(get cpus_online)" \
+	"$(file_or_absent /sys/devices/system/cpu/online)"
+ok_eq "cpus_configured" "$(get cpus_configured)" "$(getconf _NPROCESSORS_CONF)"
+ok_eq "smt_control" "$(get smt_control)" "$(file_or_absent /sys/devices/system/cpu/smt/control)"
+ok_eq "smt_active" "$(get smt_active)" "$(file_or_absent /sys/devices/system/cpu/smt/active)"
+gov=$(file_or_absent /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor)
+if [ "$gov" = absent ]; then
+	ok_eq "cpufreq_governor: absent here" "$(get cpufreq_governor)" absent
+else
+	ok "cpufreq_governor: has cpu0's $gov" sh -c "echo ',$(get cpufreq_governor),' | grep -q ',$gov,'"
+fi
+ok_eq "mem_total: MemTotal in bytes" "$(get mem_total)" \
+	"$(awk '/^MemTotal:/ { printf "%.0f\n", $2 * 1024 }' /proc/meminfo)"
+ok_eq "swap_total: SwapTotal in bytes" "$(get swap_total)" \
+	"$(awk '/^SwapTotal:/ { printf "%.0f\n", $2 * 1024 }' /proc/meminfo)"
+thp=$(file_or_absent /sys/kernel/mm/transparent_hugepage/enabled)
+[ "$thp" = absent ] || thp=$(echo "$thp" | bracket)
+ok_eq "thp: the bracketed mode" "$(get thp)" "$thp"
+ok_eq "autogroup" "$(get autogroup)" "$(file_or_absent /proc/sys/kernel/sched_autogroup_enabled)"
+ok_eq "sched_ext: the state, or absent" "$(get sched_ext)" "$(file_or_absent /sys/kernel/sched_ext/state)"
+ok_eq "sched_ext_ops: the scheduler, or absent" "$(get sched_ext_ops)" \
+	"$(file_or_absent /sys/kernel/sched_ext/root/ops)"
+if [ -r /sys/kernel/debug/sched/preempt ]; then
+	ok_eq "preempt: from debugfs" "$(get preempt)" \
+		"$(sed 's/.*(\(.*\)).*/\1/' /sys/kernel/debug/sched/preempt)"
+elif grep -q '\(^\| \)preempt=' /proc/cmdline; then
+	ok "preempt: from the command line" sh -c "'$CONTEST' env | grep -q '^preempt: .* (preempt= on the command line)'"
+else
+	case " $(uname -v) " in
+	*" PREEMPT_RT "*) want="rt (uname -v)" ;;
+	*" PREEMPT_DYNAMIC "*) want="dynamic, mode not shown (uname -v)" ;;
+	*" PREEMPT "*) want="full (uname -v)" ;;
+	*) want="none or voluntary (uname -v)" ;;
+	esac
+	ok_eq "preempt: from uname -v" "$(get preempt)" "$want"
+fi
+if command -v "${CC:-cc}" >/dev/null; then
+	ok_eq "cc: the compiler's first line" "$(get cc)" "$(${CC:-cc} --version | head -n 1)"
+else
+	ok_eq "cc: absent" "$(get cc)" absent
+fi
+
+# the device holding the work directory
+mkdir wd
+ok_eq "work_dir: the work directory, absolute" \
+	"$("$CONTEST" env --work-dir wd | sed -n 's/^work_dir: *//p')" "$(cd wd && pwd -P)"
+ok_eq "a work directory not made yet: its nearest parent" \
+	"$("$CONTEST" env --work-dir wd/not/yet | sed -n 's/^work_dir: *//p')" "$(cd wd && pwd -P)"
+"$CONTEST" env --work-dir wd >envwd
+get() { sed -n "s/^$1: *//p" envwd; }
+if command -v findmnt >/dev/null; then
+	ok_eq "work_fs: the file system type" "$(get work_fs)" "$(findmnt -n -o FSTYPE -T wd | tail -n 1)"
+else
+	skip "findmnt is not installed"
+fi
+dev=$(stat -c '%Hd:%Ld' wd)
+if [ -e "/sys/dev/block/$dev" ]; then
+	sched=/sys/dev/block/$dev/queue/scheduler
+	[ -r "$sched" ] || sched=/sys/dev/block/$dev/../queue/scheduler
+	ok_eq "work_dev: the block device" "$(get work_dev)" "$(basename "$(readlink -f /sys/dev/block/$dev)")"
+	ok_eq "io_scheduler: the bracketed one" "$(get io_scheduler)" "$(bracket <"$sched")"
+else
+	skip "the work directory is on no block device of its own ($dev)"
+	skip "no I/O scheduler to compare"
+fi
+if [ "$(findmnt -n -o FSTYPE -T /dev/shm 2>/dev/null | head -n 1)" = tmpfs ]; then
+	"$CONTEST" env --work-dir /dev/shm >envshm
+	ok "on tmpfs: work_fs tmpfs, no device, no scheduler" sh -c \
+		"grep -q '^work_fs: *tmpfs\$' envshm && grep -q '^work_dev: *absent\$' envshm && grep -q '^io_scheduler: *absent\$' envshm"
+else
+	skip "no tmpfs at /dev/shm"
+fi
+
+# ---- a suite records the same fields -------------------------------------------
+mkdir proj
+run() { "$CONTEST" -w cmd:proj --build-cmd true --clean-cmd true -n 1 --work-dir wd2 -d res "$@" noload >/dev/null 2>&1; }
+run -k a -j 2
+ok_eq "a quick suite exits 0" "$?" 0
+for k in kernel kernel_version cmdline cpu_model ncpus cpus_online cpus_configured smt_control \
+	smt_active cpufreq_governor mem_total swap_total thp work_fs work_dev io_scheduler \
+	autogroup sched_ext sched_ext_ops preempt cc; do
+	ok "the env record has $k" grep -q "^env .* $k=[^ ]" res/a.results
+done
+
+# ---- report: what differs between the rows -----------------------------------
+run -k b -j 1
+run -k c -j 2 --load-nice 5
+"$CONTEST" report -d res a b >rep 2>err
+ok_eq "report a b exits 0" "$?" 0
+ok "the tables come first" grep -q "^a  *\[1\] " rep
+sed -n '/^Measured differently (besides the kernel):$/,$p' rep >diffs
+ok_eq "under them, one line: the -j each label ran with" "$(cat diffs)" \
+	"Measured differently (besides the kernel):
+jobs: a 2, b 1"
+"$CONTEST" report -d res a c >rep 2>err
+ok_eq "report a c: the nice of the loads, and nothing else" \
+	"$(sed -n '/^Measured differently/,$p' rep)" "Measured differently (besides the kernel):
+load_nice: a 0, c 5"
+"$CONTEST" report -d res >rep 2>err
+ok "three labels: every value named" grep -q "^jobs: a 2, b 1, c 2\$" rep
+run -k e -j 2
+run -k e -j 2 --load-nice 5
+"$CONTEST" report -d res e >rep 2>err
+ok "one label, two sessions alike but for load_nice: one row of both" grep -q "^e  *\[2\] " rep
+ok "and a line says the sessions differ" grep -q "^load_nice: e 0 / 5\$" rep
+run -k d -j 2
+"$CONTEST" report -d res a d >rep 2>err
+ok "rows measured alike: no such lines" sh -c "! grep -q 'Measured differently' rep"
+ok_eq "and nothing but the table: title, header, two rows" "$(grep -c . rep)" 4
+
+done_testing
