@@ -1,0 +1,185 @@
+#!/bin/bash
+# workload.sh - the noload build timed by contest and by a plain make loop.
+#
+# contest must add no time of its own to the build it times.  Each round
+# runs, in turn (the side that goes first alternating from round to round):
+#
+#   contest   a whole session, `contest -w WORKLOAD -n 1 -j JOBS noload`,
+#             whose noload Time (from its record) is the figure;
+#   plain     the same build by hand on the same tree: clean, flush the page
+#             cache as contest does (sync + drop_caches, as root), then
+#             `make -jJOBS [TARGET]` timed with date +%s%N around it.
+#
+# It prints every round, both medians and the ratio contest / plain.
+#
+# For kernel:DIR the plain side builds in its own output directory
+# (make -C DIR O=...), configured once with tinyconfig as contest does.  For
+# builtin it builds a copy of the very tree contest generates, taken once
+# through a `make` wrapper on PATH during an extra, untimed contest session
+# (the wrapper is not on PATH for the timed sessions).  Everything lives in a
+# scratch directory of our own, removed on exit.
+#
+# Usage: bench/workload.sh [options] [builtin | kernel:DIR]   (default builtin)
+# Run it as root from the build directory, or set CONTEST=path/to/contest.
+
+set -u
+export LC_ALL=C
+
+rounds=3
+jobs=$((4 * $(getconf _NPROCESSORS_ONLN)))
+base=.
+scale=
+kconfig=tinyconfig
+target=vmlinux
+
+usage() {
+	cat <<EOF
+Usage: $0 [options] [builtin | kernel:DIR]
+  -n, --rounds N     rounds, each one contest session and one plain build (default $rounds)
+  -j, --jobs N       make -jN on both sides (default 4 x CPUs: $jobs)
+      --scale N      builtin: the scale (default contest's)
+      --quick        builtin: the --quick scale
+      --kconfig T    kernel: the *config target (default $kconfig)
+      --target T     kernel: the make target (default $target)
+      --dir DIR      where the scratch directory goes (default: the current directory)
+  -h, --help         this help
+The contest binary: \$CONTEST, else ./contest.
+EOF
+}
+
+die() {
+	echo "workload.sh: $*" >&2
+	exit 2
+}
+
+quick=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n|--rounds) rounds=${2:?}; shift ;;
+	-j|--jobs) jobs=${2:?}; shift ;;
+	--scale) scale=${2:?}; shift ;;
+	--quick) quick=1 ;;
+	--kconfig) kconfig=${2:?}; shift ;;
+	--target) target=${2:?}; shift ;;
+	--dir) base=${2:?}; shift ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage >&2; exit 2 ;;
+	*) break ;;
+	esac
+	shift
+done
+workload=${1:-builtin}
+contest=${CONTEST:-./contest}
+[ -x "$contest" ] || die "no contest binary at $contest: run from the build directory or set CONTEST"
+contest=$(cd "$(dirname "$contest")" && pwd)/$(basename "$contest")
+real_make=$(command -v make) || die "make is not installed"
+[ "$(id -u)" = 0 ] || echo "workload.sh: not root: neither side can drop the page cache" >&2
+
+scratch=$(mktemp -d "$base/workload-bench.XXXXXX") || exit 1
+scratch=$(cd "$scratch" && pwd)
+trap 'rm -rf "$scratch"' EXIT
+trap 'exit 130' INT TERM
+# a copy: a rebuild during the rounds must not change what is measured
+cp "$contest" "$scratch/contest" || exit 1
+contest_shown=$contest
+contest=$scratch/contest
+
+flush() {
+	sync
+	[ -w /proc/sys/vm/drop_caches ] && echo 3 >/proc/sys/vm/drop_caches
+}
+
+now_ns() { date +%s%N; }
+
+# ---- what each side runs ----------------------------------------------------
+copts=(-n 1 -j "$jobs" -d "$scratch/results" --work-dir "$scratch/work")
+case $workload in
+builtin)
+	[ -n "$scale" ] && copts+=(--scale "$scale")
+	[ -n "$quick" ] && copts+=(--quick)
+	# one untimed session with a make wrapper that copies the generated tree
+	mkdir "$scratch/shim"
+	cat >"$scratch/shim/make" <<EOF
+#!/bin/sh
+case \$PWD in
+$scratch/work/run-*/tree)
+	[ -e "$scratch/tree.done" ] || { cp -R . "$scratch/tree" && touch "$scratch/tree.done"; } ;;
+esac
+exec "$real_make" "\$@"
+EOF
+	chmod +x "$scratch/shim/make"
+	PATH="$scratch/shim:$PATH" "$contest" -w builtin "${copts[@]}" -k snapshot \
+		-d "$scratch/snapshot" noload >/dev/null 2>"$scratch/snapshot.err"
+	[ -e "$scratch/tree.done" ] || die "could not copy the builtin tree from a contest session: $(tail -n 5 "$scratch/snapshot.err")"
+	plain_dir=$scratch/tree
+	plain_clean=("$real_make" -C "$plain_dir" clean)
+	plain_build=("$real_make" -C "$plain_dir" -j"$jobs" CC="${CC:-cc}")
+	shown_plain="make clean; flush; make -j$jobs CC=${CC:-cc} (in a copy of the generated tree)"
+	;;
+kernel:*)
+	tree=$(cd "${workload#kernel:}" && pwd) || die "no tree ${workload#kernel:}"
+	copts+=(--kconfig "$kconfig" --target "$target")
+	mkdir "$scratch/kbuild"
+	"$real_make" -C "$tree" O="$scratch/kbuild" "$kconfig" >"$scratch/kconfig.log" 2>&1 ||
+		die "make $kconfig failed in $tree: see the end of it: $(tail -n 5 "$scratch/kconfig.log")"
+	plain_clean=("$real_make" -C "$tree" O="$scratch/kbuild" clean)
+	plain_build=("$real_make" -C "$tree" O="$scratch/kbuild" -j"$jobs" "$target")
+	shown_plain="make -C DIR O=BUILD clean; flush; make -C DIR O=BUILD -j$jobs $target"
+	;;
+*)
+	die "workload '$workload': builtin or kernel:DIR"
+	;;
+esac
+shown_contest="contest -w $workload ${copts[*]} noload"
+shown_contest=${shown_contest//$scratch/SCRATCH}
+
+# ---- the two sides ------------------------------------------------------------
+contest_once() {
+	local rec
+	"$contest" -w "$workload" "${copts[@]}" -k bench noload >/dev/null 2>"$scratch/contest.err" ||
+		die "contest failed: $(tail -n 5 "$scratch/contest.err")"
+	rec=$(grep '^run ' "$scratch/results/bench.results" | tail -n 1)
+	case $rec in
+	*" valid=1 "*) ;;
+	*) die "contest's run is invalid: $rec" ;;
+	esac
+	echo "$rec" | sed 's/.* elapsed_ns=\([0-9]*\) .*/\1/'
+}
+
+plain_once() {
+	local t0 t1
+	"${plain_clean[@]}" >/dev/null 2>&1 || die "the plain clean failed"
+	flush
+	t0=$(now_ns)
+	"${plain_build[@]}" >"$scratch/plain.log" 2>&1 || die "the plain build failed: $(tail -n 5 "$scratch/plain.log")"
+	t1=$(now_ns)
+	echo $((t1 - t0))
+}
+
+secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "workload.sh: $workload, -j$jobs, $rounds rounds, $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs"
+echo "contest:  $contest_shown ($("$contest" --version)); load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
+: >"$scratch/c" && : >"$scratch/p"
+for r in $(seq 1 "$rounds"); do
+	if [ $((r % 2)) = 1 ]; then
+		c=$(contest_once) || exit 1
+		p=$(plain_once) || exit 1
+		order="contest first"
+	else
+		p=$(plain_once) || exit 1
+		c=$(contest_once) || exit 1
+		order="plain first"
+	fi
+	echo "$c" >>"$scratch/c"
+	echo "$p" >>"$scratch/p"
+	echo "round $r ($order): contest $(secs "$c") s, plain $(secs "$p") s"
+done
+cm=$(median <"$scratch/c")
+pm=$(median <"$scratch/p")
+echo "contest: $shown_contest"
+echo "plain:   $shown_plain"
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at end"
+printf "median  contest %s s  plain %s s  ratio contest/plain %s\n" "$(secs "$cm")" "$(secs "$pm")" \
+	"$(awk -v a="$cm" -v b="$pm" 'BEGIN { printf "%.3f", a / b }')"
