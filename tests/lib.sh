@@ -35,6 +35,14 @@ ok_eq() {	# ok_eq DESCRIPTION GOT WANT
 	fi
 }
 
+procs_in() {	# procs_in DIR: processes whose working directory is DIR or below it
+	for p in /proc/[0-9]*; do
+		case "$(readlink "$p/cwd" 2>/dev/null)" in
+		"$1"|"$1"/*) echo "${p#/proc/}" ;;
+		esac
+	done
+}
+
 skip_all() {	# skip_all REASON: the whole test cannot run here
 	echo "1..0 # SKIP $*"
 	exit 0

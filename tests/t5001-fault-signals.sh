@@ -10,11 +10,7 @@ rundir=$(cd run && pwd -P)
 
 # processes left behind: any whose working directory is in run/
 leftovers() {
-	for p in /proc/[0-9]*; do
-		case "$(readlink "$p/cwd" 2>/dev/null)" in
-		"$rundir"|"$rundir"/*) echo "${p#/proc/}" ;;
-		esac
-	done
+	procs_in "$rundir"
 }
 
 # interrupt SIG WHEN LOAD: start a quick suite of LOAD under label L-$SIG,

@@ -8,11 +8,7 @@ mkdir run || exit 99
 rundir=$(cd run && pwd -P)
 
 leftovers() {
-	for p in /proc/[0-9]*; do
-		case "$(readlink "$p/cwd" 2>/dev/null)" in
-		"$rundir"|"$rundir"/*) echo "${p#/proc/}" ;;
-		esac
-	done
+	procs_in "$rundir"
 }
 
 (cd run && exec "$CONTEST" --scale 30 --lead-time 0.2 -n 1 -k k noload process_load \
