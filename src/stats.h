@@ -1,4 +1,4 @@
-/* stats.h - summary statistics of a cell's runs. */
+/* stats.h - the statistics of a report: summaries, intervals and tests. */
 #ifndef CONTEST_STATS_H
 #define CONTEST_STATS_H
 
@@ -13,5 +13,46 @@ struct summary {
 
 /* Summarise v[0..n); v is not changed.  n == 0 gives NaNs. */
 void summarise(const double *v, size_t n, struct summary *s);
+
+/* sd / mean: the coefficient of variation (a fraction); NaN when n < 2. */
+double summary_cv(const struct summary *s);
+
+/* The regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1. */
+double incbeta(double a, double b, double x);
+/* Student's t distribution with df > 0 degrees of freedom (df need not be
+ * whole: Welch's df is not): P(T <= t), and its inverse for 0 < p < 1. */
+double t_cdf(double t, double df);
+double t_quantile(double p, double df);
+
+/* Half the width of the two-sided confidence interval of the mean at level
+ * (0.95 for 95%): t(1 - (1 - level) / 2, n - 1) * sd / sqrt(n).  NaN when
+ * n < 2.  `-n auto` stops once this is small enough. */
+double ci_half_width(const struct summary *s, double level);
+
+/* Welch's unequal-variance t-test of mean(a) == mean(b), two-sided. */
+struct welch {
+	double t;  /* (mean a - mean b) / se */
+	double df; /* Welch-Satterthwaite */
+	double p;
+};
+
+/* -1 when either side has fewer than 2 values (no test).  Both sides
+ * without spread: p is 1 when the means are equal, else 0. */
+int welch_test(const struct summary *a, const struct summary *b, struct welch *w);
+
+/* Holm's step-down adjustment of the n p-values p[] into adj[] (may be the
+ * same array).  NaN entries are tests not made: they stay NaN and do not
+ * count in the family. */
+void holm_adjust(const double *p, double *adj, size_t n);
+
+/* The ratio mean(a) / mean(b) of two independent samples and its two-sided
+ * confidence interval at level by Fieller's theorem, so that the noise of
+ * both a and b counts: the interval holds the rho for which
+ *	(mean a - rho mean b)^2 <= t^2 (se_a^2 + rho^2 se_b^2),
+ * t with the Welch-Satterthwaite degrees of freedom of mean a - R mean b.
+ * -1 with *lo and *hi NaN when a side has fewer than 2 values, or when
+ * mean(b) is not clearly away from 0 (the interval is unbounded). */
+int ratio_interval(const struct summary *a, const struct summary *b, double level,
+		   double *ratio, double *lo, double *hi);
 
 #endif
