@@ -50,23 +50,35 @@ int read_small(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-uint64_t meminfo_bytes(const char *key)
+int proc_field_u64(const char *path, const char *key, uint64_t *out)
 {
 	char line[256];
 	size_t klen = strlen(key);
-	uint64_t v = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
+	FILE *f = fopen(path, "re");
+	int ret = -1;
 
 	if (!f)
-		return 0;
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-			v = strtoull(line + klen + 1, NULL, 10) * 1024;
-			break;
-		}
+		char *end;
+
+		if (strncmp(line, key, klen) || (line[klen] != ':' && line[klen] != ' '))
+			continue;
+		errno = 0;
+		*out = strtoull(line + klen + 1, &end, 10);
+		if (!errno && end != line + klen + 1)
+			ret = 0;
+		break;
 	}
 	fclose(f);
-	return v;
+	return ret;
+}
+
+uint64_t meminfo_bytes(const char *key)
+{
+	uint64_t v;
+
+	return proc_field_u64("/proc/meminfo", key, &v) ? 0 : v * 1024;
 }
 
 int fs_free_bytes(const char *path, uint64_t *out)

@@ -11,6 +11,9 @@ int write_all(int fd, const void *buf, size_t len);
 /* Read a small file (from /proc, /sys) into buf, NUL-terminated, trailing
  * newline removed; -1 when it cannot be read. */
 int read_small(const char *path, char *buf, size_t len);
+/* The number after `key` and ':' or ' ' on a line of path (/proc/meminfo,
+ * /proc/vmstat); -1 when the file or the key is not there. */
+int proc_field_u64(const char *path, const char *key, uint64_t *out);
 /* The value in kB of `key` in /proc/meminfo, in bytes; 0 when absent. */
 uint64_t meminfo_bytes(const char *key);
 /* Bytes available to unprivileged users on the file system that holds path

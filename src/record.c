@@ -309,6 +309,48 @@ void run_to_record(const struct run *run, struct record *r)
 	record_setf(r, "load_work", "%.6f", run->work);
 	record_set_i64(r, "load_user_ns", run->load_user_ns);
 	record_set_i64(r, "load_sys_ns", run->load_sys_ns);
+	if (run->load_session)
+		record_set_i64(r, "load_session", 1);
+	if (!isnan(run->idle))
+		record_setf(r, "idle", "%.1f", run->idle);
+	if (!isnan(run->iowait))
+		record_setf(r, "iowait", "%.1f", run->iowait);
+	if (run->majflt >= 0)
+		record_set_i64(r, "majflt", run->majflt);
+	if (run->pswpin >= 0)
+		record_set_i64(r, "pswpin", run->pswpin);
+	if (run->pswpout >= 0)
+		record_set_i64(r, "pswpout", run->pswpout);
+}
+
+void run_sysfig_absent(struct run *run)
+{
+	run->idle = run->iowait = NAN;
+	run->majflt = run->pswpin = run->pswpout = -1;
+}
+
+void run_init(struct run *run)
+{
+	memset(run, 0, sizeof(*run));
+	run_sysfig_absent(run);
+}
+
+/* An optional percentage: NaN when absent, -1 when present but bad. */
+static int opt_percent(const struct record *r, const char *key, double *out)
+{
+	*out = NAN;
+	if (!record_get(r, key))
+		return 0;
+	return record_get_double(r, key, out) || *out < 0 || *out > 100 ? -1 : 0;
+}
+
+/* An optional count: -1 when absent; the function's -1 when present but bad. */
+static int opt_count(const struct record *r, const char *key, int64_t *out)
+{
+	*out = -1;
+	if (!record_get(r, key))
+		return 0;
+	return record_get_i64(r, key, out) || *out < 0 ? -1 : 0;
 }
 
 static char *dup_field(const struct record *r, const char *key)
@@ -321,9 +363,9 @@ static char *dup_field(const struct record *r, const char *key)
 int run_from_record(const struct record *r, struct run *run, char *why, size_t len)
 {
 	static const char *required[] = { "label", "type", "session", "workload", "flush" };
-	int64_t round, valid;
+	int64_t round, valid, session = 0;
 
-	memset(run, 0, sizeof(*run));
+	run_init(run);
 	for (size_t i = 0; i < ARRAY_SIZE(required); i++) {
 		const char *v = record_get(r, required[i]);
 
@@ -339,7 +381,12 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 	    record_get_i64(r, "sys_ns", &run->sys_ns) || run->sys_ns < 0 ||
 	    record_get_double(r, "load_work", &run->work) || run->work < 0 ||
 	    record_get_i64(r, "load_user_ns", &run->load_user_ns) || run->load_user_ns < 0 ||
-	    record_get_i64(r, "load_sys_ns", &run->load_sys_ns) || run->load_sys_ns < 0) {
+	    record_get_i64(r, "load_sys_ns", &run->load_sys_ns) || run->load_sys_ns < 0 ||
+	    (record_get(r, "load_session") &&
+	     (record_get_i64(r, "load_session", &session) || (session != 0 && session != 1))) ||
+	    opt_percent(r, "idle", &run->idle) || opt_percent(r, "iowait", &run->iowait) ||
+	    opt_count(r, "majflt", &run->majflt) || opt_count(r, "pswpin", &run->pswpin) ||
+	    opt_count(r, "pswpout", &run->pswpout)) {
 		snprintf(why, len, "run record with a missing or bad number");
 		return -1;
 	}
@@ -349,6 +396,7 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 	}
 	run->round = (int)round;
 	run->valid = (int)valid;
+	run->load_session = (int)session;
 	run->label = dup_field(r, "label");
 	run->type = dup_field(r, "type");
 	run->session = dup_field(r, "session");
@@ -366,5 +414,5 @@ void run_free(struct run *run)
 	free(run->workload);
 	free(run->flush);
 	free(run->reason);
-	memset(run, 0, sizeof(*run));
+	run_init(run);
 }

@@ -56,10 +56,21 @@ struct run {
 	int64_t elapsed_ns, user_ns, sys_ns;
 	double work;     /* load units done during the timed workload */
 	int64_t load_user_ns, load_sys_ns;
+	int load_session; /* the loads ran in a session of their own */
+	/* The whole machine over the timed run, from /proc/stat and
+	 * /proc/vmstat deltas; NaN or -1 when they could not be read (and in
+	 * records written before they were). */
+	double idle, iowait;            /* % of all CPUs' time, one decimal */
+	int64_t majflt, pswpin, pswpout; /* major faults, pages swapped in, out */
 };
 
+/* Zero, with the system figures absent. */
+void run_init(struct run *run);
+/* Only the system figures absent. */
+void run_sysfig_absent(struct run *run);
 void run_to_record(const struct run *run, struct record *r);
-/* -1 with why when a field is missing or bad. */
+/* -1 with why when a field is missing or bad.  The system figures and
+ * load_session are optional (absent: not measured, and 0). */
 int run_from_record(const struct record *r, struct run *run, char *why, size_t len);
 void run_free(struct run *run);
 

@@ -27,6 +27,12 @@ ok_eq "four run records" "$(grep -c '^run ' "$f")" 4
 ok "the environment names the workload, compiler and CPUs" \
 	sh -c "grep '^env ' $f | grep 'workload=builtin' | grep ' cc=' | grep -q ' ncpus=[0-9]'"
 ok "every run record is valid" sh -c "! grep '^run ' $f | grep -q -v ' valid=1 '"
+if [ -r /proc/stat ] && [ -r /proc/vmstat ]; then
+	ok "every run records idle%, iowait% (one decimal), majflt, pswpin and pswpout" \
+		sh -c "! grep '^run ' $f | grep -q -v ' idle=[0-9]*\.[0-9] iowait=[0-9]*\.[0-9] majflt=[0-9]* pswpin=[0-9]* pswpout=[0-9]* '"
+else
+	skip "/proc/stat or /proc/vmstat cannot be read here"
+fi
 if [ "$(id -u)" = 0 ]; then
 	ok "noload flushed with drop_caches (root)" sh -c "grep ' type=noload ' $f | grep -q ' flush=drop_caches '"
 else

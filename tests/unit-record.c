@@ -1,6 +1,7 @@
 /* unit-record.c - record lines: round trips, escaping, damage detection. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,47 @@ static void test_run(void)
 	   "times in nanoseconds");
 	is_num(out.work, 1.25, 1e-9, "fractional work");
 	ok(out.load_user_ns == 7 && out.load_sys_ns == 8, "load CPU times");
+	ok(out.load_session == 0, "load_session 0 is not stored and reads back as 0");
+	ok(!record_get(&r, "load_session"), "no load_session key when it is 0");
+	run_free(&out);
+
+	/* records written before the system figures: they read as absent */
+	ok(isnan(out.idle) && isnan(out.iowait) && out.majflt == -1 && out.pswpin == -1 &&
+	   out.pswpout == -1, "run_free leaves the system figures absent");
+	record_free(&r);
+	in.load_session = 1;
+	in.idle = 87.26;
+	in.iowait = 0.04;
+	in.majflt = 12;
+	in.pswpin = 0;
+	in.pswpout = 3;
+	run_to_record(&in, &r);
+	is_str(record_get(&r, "idle"), "87.3", "idle is stored with one decimal");
+	is_str(record_get(&r, "iowait"), "0.0", "iowait is stored with one decimal");
+	is_str(record_get(&r, "load_session"), "1", "load_session=1 is stored");
+	ok(run_from_record(&r, &out, why, sizeof(why)) == 0, "a run with system figures converts");
+	ok(out.load_session == 1, "load_session reads back");
+	is_num(out.idle, 87.3, 1e-9, "idle reads back");
+	ok(out.majflt == 12 && out.pswpin == 0 && out.pswpout == 3,
+	   "majflt, pswpin and pswpout read back (0 is not absent)");
+	run_free(&out);
+	record_set(&r, "idle", "101");
+	ok(run_from_record(&r, &out, why, sizeof(why)) != 0, "an idle over 100%% is refused");
+	record_set(&r, "idle", "50");
+	record_set(&r, "majflt", "-1");
+	ok(run_from_record(&r, &out, why, sizeof(why)) != 0, "a negative majflt is refused");
+	record_set(&r, "majflt", "1");
+	record_set(&r, "load_session", "2");
+	ok(run_from_record(&r, &out, why, sizeof(why)) != 0, "load_session other than 0 or 1 is refused");
+	record_free(&r);
+	in.idle = in.iowait = NAN;
+	in.majflt = in.pswpin = in.pswpout = -1;
+	run_to_record(&in, &r);
+	ok(!record_get(&r, "idle") && !record_get(&r, "iowait") && !record_get(&r, "majflt") &&
+	   !record_get(&r, "pswpin") && !record_get(&r, "pswpout"),
+	   "figures that could not be read are left out, not written as 0");
+	ok(run_from_record(&r, &out, why, sizeof(why)) == 0 && isnan(out.idle) &&
+	   out.majflt == -1 && out.pswpout == -1, "and read back as absent");
 	run_free(&out);
 
 	record_set(&back, "elapsed_ns", "-5");
