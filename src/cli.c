@@ -18,7 +18,7 @@ enum {
 	OPT_WORK_DIR = 256, OPT_QUICK, OPT_SCALE, OPT_LEAD_TIME, OPT_BASELINE,
 	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
-	OPT_CLEAN_CMD,
+	OPT_CLEAN_CMD, OPT_LOAD_SESSION,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV)
@@ -68,6 +68,8 @@ static const struct opt {
 	  "directory on another disk, for io_other" },
 	{ OPT_LOAD_NICE, "load-nice", "N", CMD_RUN | CMD_LOAD,
 	  "run every load process at nice N (-20 to 19; default 0)" },
+	{ OPT_LOAD_SESSION, "load-session", NULL, CMD_RUN | CMD_LOAD,
+	  "run the loads in a session of their own, as from another terminal" },
 	{ OPT_PROCS, "procs", "N", LOADS,
 	  "process_load: processes in the ring (default 4 x CPUs)" },
 	{ OPT_CHUNKS, "chunks", "N", LOADS,
@@ -259,6 +261,9 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		if (parse_i64(arg, -20, 19, &cfg->load_nice))
 			return usage_error("%s wants a nice value from -20 to 19, not '%s'",
 					   name, arg);
+		return 0;
+	case OPT_LOAD_SESSION:
+		cfg->load_session = 1;
 		return 0;
 	case OPT_PROCS:
 		if (parse_u64(arg, 2, 4096, &cfg->procs))

@@ -34,6 +34,7 @@ struct config {
 	double seconds;         /* load -t */
 	const char *other_dir;  /* -o */
 	int64_t load_nice;      /* --load-nice */
+	int load_session;       /* --load-session */
 	uint64_t procs, chunks, chunk_size; /* process_load */
 	uint64_t io_size, mem_size;
 	const char *list_root;  /* --root */

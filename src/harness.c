@@ -199,6 +199,103 @@ static void loadset_free(struct loadset *ls)
 	free(ls);
 }
 
+/* Every process forked by contest into one new process group. */
+static int fork_in_group(struct loadset *ls, const int ready[2], char *why, size_t len)
+{
+	for (unsigned i = 0; i < ls->n; i++) {
+		pid_t pid = proc_fork(ls->pgid);
+
+		if (pid == 0) {
+			close(ready[0]);
+			child_main(ls, i, ready[1]);
+		}
+		if (pid < 0)
+			return whyf(why, len, "fork: %s", strerror(errno));
+		ls->ps[i].pid = pid;
+		if (!ls->pgid)
+			ls->pgid = pid;
+	}
+	return 0;
+}
+
+struct sibling_args {
+	struct loadset *ls;
+	unsigned idx;
+	int ready_fd, pid_fd;
+};
+
+static int sibling_main(void *arg)
+{
+	struct sibling_args *a = arg;
+
+	close(a->pid_fd);
+	child_main(a->ls, a->idx, a->ready_fd);
+	return 1;
+}
+
+/* --load-session: process 0 leads a new session (with autogroup on, a
+ * scheduling group of its own: as if the load were started from another
+ * terminal) and makes the others inside it.  They are contest's children
+ * all the same (proc_fork_sibling), so everything after this is as without
+ * a session: wait4, rusage, the stop, and the guardian's kill of the group
+ * led by process 0.  Process 0 sends their pids back over a pipe. */
+static int fork_in_session(struct loadset *ls, const int ready[2], char *why, size_t len)
+{
+	int pfd[2], err = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return whyf(why, len, "pipe: %s", strerror(errno));
+	pid = proc_fork_session();
+	if (pid == 0) {
+		close(ready[0]);
+		close(pfd[0]);
+		for (unsigned i = 1; i < ls->n; i++) {
+			struct sibling_args a = { ls, i, ready[1], pfd[1] };
+			pid_t sib = proc_fork_sibling(sibling_main, &a);
+
+			if (sib < 0)
+				sib = -errno;
+			if (write_all(pfd[1], &sib, sizeof(sib)) || sib < 0)
+				_exit(1);
+		}
+		close(pfd[1]);
+		child_main(ls, 0, ready[1]);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		return whyf(why, len, "fork: %s", strerror(errno));
+	}
+	ls->ps[0].pid = ls->pgid = pid;
+	for (unsigned i = 1; i < ls->n && !err; i++) {
+		pid_t sib = 0;
+		size_t have = 0;
+
+		while (have < sizeof(sib)) {	/* a stop signal waits: these must be known to be stopped */
+			ssize_t r = read(pfd[0], (char *)&sib + have, sizeof(sib) - have);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			have += (size_t)r;
+		}
+		if (have < sizeof(sib))
+			err = -1;
+		else if (sib < 0)
+			err = (int)-sib;
+		else
+			ls->ps[i].pid = sib;
+	}
+	close(pfd[0]);
+	if (!err)
+		return 0;
+	kill(-pid, SIGKILL);	/* siblings whose pid never came back, too */
+	return whyf(why, len, "starting %s in a session of its own: %s", ls->c->ops->name,
+		    err > 0 ? strerror(err) : "its first process died");
+}
+
 struct loadset *loadset_start(struct harness *h, struct load_ctx *c, char *why, size_t len)
 {
 	struct loadset *ls = xcalloc(1, sizeof(*ls));
@@ -221,23 +318,11 @@ struct loadset *loadset_start(struct harness *h, struct load_ctx *c, char *why, 
 		loadset_free(ls);
 		return NULL;
 	}
-	for (unsigned i = 0; i < ls->n; i++) {
-		pid_t pid = proc_fork(ls->pgid);
-
-		if (pid == 0) {
-			close(pfd[0]);
-			child_main(ls, i, pfd[1]);
-		}
-		if (pid < 0) {
-			snprintf(why, len, "fork: %s", strerror(errno));
-			close(pfd[0]);
-			close(pfd[1]);
-			loadset_stop(ls, NULL, NULL, NULL, 0);
-			return NULL;
-		}
-		ls->ps[i].pid = pid;
-		if (!ls->pgid)
-			ls->pgid = pid;
+	if (h->load_session ? fork_in_session(ls, pfd, why, len) : fork_in_group(ls, pfd, why, len)) {
+		close(pfd[0]);
+		close(pfd[1]);
+		loadset_stop(ls, NULL, NULL, NULL, 0);
+		return NULL;
 	}
 	close(pfd[1]);
 	if (wait_ready(ls, pfd[0], why, len)) {
@@ -480,6 +565,7 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 	int ret = 0;
 
 	run->valid = 1;
+	run->load_session = h->load_session;
 	run->flush = xstrdup("none");
 	run_sysfig_absent(run);
 	if (workload_run(h->wl, h->wl->clean, &b, why, sizeof(why)) ||

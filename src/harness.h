@@ -17,6 +17,7 @@ struct harness {
 	int64_t grace_ns;              /* between SIGTERM and SIGKILL */
 	int64_t ready_timeout_ns;      /* how long a load may take to get ready */
 	int load_nice;                 /* nice of every load process */
+	int load_session;              /* loads in a session of their own */
 };
 
 /* A started load: its processes and their counters. */
@@ -42,7 +43,7 @@ void loadset_mark(struct loadset *ls);
 
 /* One run of type rt (c: its load context, or NULL): clean, setup, flush,
  * load, lead time, timed build, stop.  Fills the figures, validity and
- * reason of *run.  Returns 0, or -1 when a stop signal interrupted it (all
+ * reason, and load_session, of *run.  Returns 0, or -1 when a stop signal interrupted it (all
  * children stopped and reaped). */
 int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 		struct run *run);

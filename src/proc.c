@@ -3,10 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -149,7 +151,9 @@ void proc_forget(pid_t pgid)
 	guard_tell('-', pgid);
 }
 
-pid_t proc_fork(pid_t pgid)
+/* Fork a child in process group pgid (0: a group of its own), or in a
+ * session of its own (then led by the child). */
+static pid_t fork_child(pid_t pgid, int session)
 {
 	sigset_t all, old;
 	pid_t parent = getpid(), pid;
@@ -160,7 +164,10 @@ pid_t proc_fork(pid_t pgid)
 	if (pid == 0) {
 		struct sigaction sa;
 
-		setpgid(0, pgid);
+		if (session)
+			setsid();	/* cannot fail: a new pid leads no group yet */
+		else
+			setpgid(0, pgid);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (guard_fd >= 0)
 			close(guard_fd);	/* the guardian must see EOF when contest dies */
@@ -173,12 +180,62 @@ pid_t proc_fork(pid_t pgid)
 		sigaction(SIGPIPE, &sa, NULL);
 		sigemptyset(&old);
 	} else if (pid > 0) {
-		setpgid(pid, pgid ? pgid : pid);	/* no race with the child's own call */
+		/* no race with the child's own call; a session leader's group
+		 * is the child's to make */
+		if (!session)
+			setpgid(pid, pgid ? pgid : pid);
 		if (!pgid)
 			guard_tell('+', pid);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
+}
+
+pid_t proc_fork(pid_t pgid)
+{
+	return fork_child(pgid, 0);
+}
+
+pid_t proc_fork_session(void)
+{
+	return fork_child(0, 1);
+}
+
+/* A sibling's start: the death signal is not inherited, and is set against
+ * the parent it shares with its maker. */
+struct sibling {
+	pid_t parent;
+	int (*fn)(void *);
+	void *arg;
+};
+
+static int sibling_start(void *p)
+{
+	struct sibling *s = p;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != s->parent)
+		_exit(1);
+	return s->fn(s->arg);
+}
+
+#define SIBLING_STACK (8 << 20)
+
+pid_t proc_fork_sibling(int (*fn)(void *), void *arg)
+{
+	static char *stack;
+	struct sibling s = { getppid(), fn, arg };
+
+	/* without CLONE_VM every child gets its own copy of this stack */
+	if (!stack) {
+		stack = mmap(NULL, SIBLING_STACK, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+		if (stack == MAP_FAILED) {
+			stack = NULL;
+			return -1;
+		}
+	}
+	return clone(sibling_start, stack + SIBLING_STACK, CLONE_PARENT | SIGCHLD, &s);
 }
 
 pid_t proc_spawn(char *const argv[], const char *dir, int out_fd, char *why, size_t len)

@@ -26,6 +26,17 @@ void proc_forget(pid_t pgid);
  * with PR_SET_PDEATHSIG and default signal dispositions.  Returns the pid
  * in the parent, 0 in the child, -1 on failure. */
 pid_t proc_fork(pid_t pgid);
+/* As proc_fork(0), but the child leads a new session (setsid) and so, with
+ * autogroup on, a scheduling group of its own: as if started from another
+ * terminal.  The guardian kills its process group as any other. */
+pid_t proc_fork_session(void);
+/* In a child of contest (one from proc_fork_session): start a process that
+ * runs fn(arg) in the caller's session and process group but is contest's
+ * child (CLONE_PARENT), so that contest waits for it, gets its rusage and
+ * stops it as its own; it dies with contest (PR_SET_PDEATHSIG).  Its pid in
+ * the caller, -1 with errno on failure; fn must not return in practice (its
+ * value would be the exit status). */
+pid_t proc_fork_sibling(int (*fn)(void *), void *arg);
 
 /* Run argv (no shell) in dir with stdout and stderr on out_fd (-1: /dev/null)
  * and stdin from /dev/null, in a new process group.  The pid, or -1 with the

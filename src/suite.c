@@ -88,8 +88,10 @@ static void add_noload_if_missing(struct suite *s)
 		for (size_t i = 0; i < st.nruns && !have; i++) {
 			const struct run *r = &st.runs[i];
 
+			/* a configuration divides by its own noload */
 			have = r->valid && !strcmp(r->type, "noload") &&
-			       !strcmp(r->label, s->label) && !strcmp(r->workload, s->wl.identity);
+			       !strcmp(r->label, s->label) && !strcmp(r->workload, s->wl.identity) &&
+			       r->load_session == s->h.load_session;
 		}
 		store_free(&st);
 	}
@@ -385,6 +387,8 @@ static int write_env(struct suite *s)
 	workload_describe(&s->wl, &r);
 	record_setf(&r, "lead_ns", "%lld", (long long)s->h.lead_ns);
 	record_setf(&r, "load_nice", "%d", s->h.load_nice);
+	if (s->h.load_session)
+		record_set(&r, "load_session", "1");
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	if (ret)
 		msg("%s", why);
@@ -515,6 +519,18 @@ static void print_summary(struct suite *s)
 	free(path);
 }
 
+/* What --load-session does here: with autogroup off, only the session. */
+static void print_load_session(void)
+{
+	const char *how = "autogroup unknown here";
+	char ag[16];
+
+	if (read_small("/proc/sys/kernel/sched_autogroup_enabled", ag, sizeof(ag)) == 0)
+		how = !strcmp(ag, "0") ? "autogroup off: scheduled as without it" :
+		      "autogroup on: a scheduling group of their own";
+	fprintf(stderr, "    loads in a session of their own (%s)\n", how);
+}
+
 /* What is about to run, with the sizes every load resolved. */
 static void print_plan(struct suite *s)
 {
@@ -538,6 +554,8 @@ static void print_plan(struct suite *s)
 	}
 	if (s->h.load_nice)
 		fprintf(stderr, "    loads at nice %d\n", s->h.load_nice);
+	if (s->h.load_session)
+		print_load_session();
 }
 
 static int setup_suite(struct suite *s)
@@ -594,6 +612,7 @@ int suite_main(struct config *cfg)
 	s.h.grace_ns = 2 * NS_PER_SEC;
 	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
 	s.h.load_nice = (int)cfg->load_nice;
+	s.h.load_session = cfg->load_session;
 	s.flush_dirs[0] = cfg->work_dir;
 	s.h.flush_dirs = s.flush_dirs;
 
@@ -695,6 +714,7 @@ int load_main(struct config *cfg)
 	s.h.grace_ns = 2 * NS_PER_SEC;
 	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
 	s.h.load_nice = (int)cfg->load_nice;
+	s.h.load_session = cfg->load_session;
 	proc_catch_signals();
 	if (proc_guard_start()) {
 		msg("cannot start the guardian process: %s", strerror(errno));
