@@ -18,7 +18,7 @@ enum {
 	OPT_WORK_DIR = 256, OPT_QUICK, OPT_SCALE, OPT_LEAD_TIME, OPT_BASELINE,
 	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
-	OPT_CLEAN_CMD, OPT_LOAD_SESSION,
+	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV)
@@ -34,8 +34,12 @@ static const struct opt {
 } opts[] = {
 	{ OPT_LABEL, "label", "LABEL", CMD_RUN,
 	  "label of this kernel's results (default: uname -r)" },
-	{ OPT_RUNS, "runs", "N", CMD_RUN,
-	  "rounds of every run type (default 3)" },
+	{ OPT_RUNS, "runs", "N|auto", CMD_RUN,
+	  "rounds of every run type (default 3); auto: until --precision" },
+	{ OPT_PRECISION, "precision", "P", CMD_RUN,
+	  "-n auto: until each mean Time's 95% CI is within P% (default 1)" },
+	{ OPT_MAX_RUNS, "max-runs", "M", CMD_RUN,
+	  "-n auto: stop after M rounds at most (default 10)" },
 	{ OPT_WORKLOAD, "workload", "KIND", CMD_RUN,
 	  "reference workload: builtin (default), kernel:DIR or cmd:DIR" },
 	{ OPT_SCALE, "scale", "N", CMD_RUN,
@@ -201,9 +205,29 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		cfg->label = arg;
 		return 0;
 	case OPT_RUNS:
-		if (parse_u64(arg, 1, 1000, &cfg->runs))
-			return usage_error("%s wants a whole number from 1 to 1000, not '%s'",
+		cfg->auto_runs = !strcmp(arg, "auto");
+		if (!cfg->auto_runs && parse_u64(arg, 1, 1000, &cfg->runs))
+			return usage_error("%s wants a whole number from 1 to 1000, or auto, not '%s'",
 					   name, arg);
+		return 0;
+	case OPT_PRECISION: {
+		char *num = xstrdup(arg);
+		size_t n = strlen(num);
+		int bad;
+
+		if (n && num[n - 1] == '%')
+			num[n - 1] = '\0';
+		bad = parse_seconds(num, 0.001, 100, &cfg->precision);
+		free(num);
+		if (bad)
+			return usage_error("%s wants a percentage from 0.001 to 100, not '%s'",
+					   name, arg);
+		return 0;
+	}
+	case OPT_MAX_RUNS:
+		if (parse_u64(arg, AUTO_MIN_RUNS, 1000, &cfg->max_runs))
+			return usage_error("%s wants a whole number from %d to 1000, not '%s'",
+					   name, AUTO_MIN_RUNS, arg);
 		return 0;
 	case OPT_RESULTS:
 		cfg->results = arg;
@@ -348,6 +372,21 @@ static int check_workload(const struct config *cfg)
 	return 0;
 }
 
+/* -n auto: the defaults of its options, which apply to it alone; runs
+ * becomes the most rounds. */
+static int check_auto_runs(struct config *cfg)
+{
+	if (!cfg->auto_runs) {
+		if (cfg->precision || cfg->max_runs)
+			return usage_error("--precision and --max-runs apply to -n auto");
+		return 0;
+	}
+	if (!cfg->precision)
+		cfg->precision = 1;
+	cfg->runs = cfg->max_runs ? cfg->max_runs : 10;
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, const struct command *cmds, struct config *cfg)
 {
 	struct option longopts[ARRAY_SIZE(opts) + 1];
@@ -417,5 +456,9 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 		cfg->args = xrealloc(cfg->args, (size_t)(cfg->nargs + 1) * sizeof(char *));
 		cfg->args[cfg->nargs++] = argv[optind];
 	}
-	return cfg->cmd == CMD_RUN ? check_workload(cfg) : 0;
+	if (cfg->cmd != CMD_RUN)
+		return 0;
+	if ((c = check_auto_runs(cfg)))
+		return c;
+	return check_workload(cfg);
 }

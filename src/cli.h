@@ -13,11 +13,17 @@ enum cmd {
 	CMD_ENV = 1 << 4,
 };
 
+/* -n auto runs this many rounds before it looks at the spread. */
+#define AUTO_MIN_RUNS 3
+
 /* Everything the user asked for. */
 struct config {
 	enum cmd cmd;
 	const char *label;      /* -k */
-	uint64_t runs;          /* -n */
+	uint64_t runs;          /* -n; with -n auto, the most rounds */
+	int auto_runs;          /* -n auto: stop once precise enough */
+	double precision;       /* --precision, % (0: not given) */
+	uint64_t max_runs;      /* --max-runs (0: not given) */
 	const char *results;    /* -d */
 	const char *workload;   /* -w */
 	const char *kconfig;    /* --kconfig: *config target or file */

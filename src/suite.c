@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "proc.h"
 #include "report.h"
 #include "runtype.h"
+#include "stats.h"
 #include "store.h"
 #include "suite.h"
 #include "util.h"
@@ -464,12 +466,66 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 	msg("%s", line);
 }
 
+/* -n auto: whether every run type's mean Time over this suite's valid runs
+ * (times[i * cfg->runs ...], n[i] of them) is known to within --precision,
+ * with the widest interval in why either way. */
+static int precise_enough(struct suite *s, const double *times, const size_t *n,
+			  char *why, size_t len)
+{
+	const char *widest = NULL;
+	double worst = 0;
+
+	for (size_t i = 0; i < s->ntypes; i++) {
+		struct summary sm;
+		double pct;
+
+		summarise(times + i * s->cfg->runs, n[i], &sm);
+		pct = ci_half_width(&sm, 0.95) / sm.mean * 100;
+		if (isnan(pct))
+			pct = INFINITY;	/* fewer than 2 valid runs */
+		if (!widest || pct > worst) {
+			widest = s->types[i]->name;
+			worst = pct;
+		}
+	}
+	if (isinf(worst))
+		snprintf(why, len, "%s has fewer than 2 valid runs", widest);
+	else
+		snprintf(why, len, "the widest 95%% confidence interval is %s's, mean Time "
+			 "+/- %.2f%%", widest, worst);
+	return worst <= s->cfg->precision;
+}
+
+/* -n auto after a round: whether to stop, said on stderr. */
+static int auto_stop(struct suite *s, uint64_t round, const double *times, const size_t *n)
+{
+	char why[256];
+	int done;
+
+	if (!s->cfg->auto_runs || round < AUTO_MIN_RUNS)
+		return 0;
+	done = precise_enough(s, times, n, why, sizeof(why));
+	if (done)
+		msg("-n auto: stopped after %llu rounds: precision reached (%s; "
+		    "--precision %g%%)", (unsigned long long)round, why, s->cfg->precision);
+	else if (round == s->cfg->runs)
+		msg("-n auto: stopped at --max-runs %llu before the precision was reached "
+		    "(%s; --precision %g%%)", (unsigned long long)round, why, s->cfg->precision);
+	else
+		msg("-n auto: after round %llu %s, wider than --precision %g%%: one more round",
+		    (unsigned long long)round, why, s->cfg->precision);
+	return done;
+}
+
 static int rounds(struct suite *s)
 {
 	size_t step = 0, steps = s->ntypes * s->cfg->runs;
 	int built = 1;	/* the warm-up was a build */
+	double *times = xcalloc(steps, sizeof(*times));	/* for -n auto */
+	size_t n[ARRAY_SIZE(s->types)] = { 0 };
+	int ret = 0;
 
-	for (uint64_t round = 1; round <= s->cfg->runs; round++) {
+	for (uint64_t round = 1; round <= s->cfg->runs && !ret; round++) {
 		for (size_t i = 0; i < s->ntypes; i++) {
 			const struct runtype *rt = s->types[i];
 			struct run run = {
@@ -480,24 +536,34 @@ static int rounds(struct suite *s)
 			int rc;
 
 			if (rt->cacherun && !built &&
-			    untimed_build(s, "the build before cacherun"))
-				return proc_interrupted() ? -1 : -2;
+			    untimed_build(s, "the build before cacherun")) {
+				ret = proc_interrupted() ? -1 : -2;
+				break;
+			}
 			rc = harness_run(&s->h, rt, s->ctx[i], &run);
 			built = !strcmp(rt->name, "noload") && run.valid;
 			if (rc) {
 				free(run.flush);
 				free(run.reason);
-				return -1;
+				ret = -1;
+				break;
 			}
 			report_run(&run, ++step, steps, s->cfg->runs);
 			rc = store_run(s, &run);
+			if (run.valid)
+				times[i * s->cfg->runs + n[i]++] = (double)run.elapsed_ns / NS_PER_SEC;
 			free(run.flush);
 			free(run.reason);
-			if (rc)
-				return -2;
+			if (rc) {
+				ret = -2;
+				break;
+			}
 		}
+		if (!ret && auto_stop(s, round, times, n))
+			break;
 	}
-	return 0;
+	free(times);
+	return ret;
 }
 
 static void print_summary(struct suite *s)
@@ -534,8 +600,13 @@ static void print_load_session(void)
 /* What is about to run, with the sizes every load resolved. */
 static void print_plan(struct suite *s)
 {
-	msg("%s: %llu round%s of", s->label, (unsigned long long)s->cfg->runs,
-	    s->cfg->runs == 1 ? "" : "s");
+	if (s->cfg->auto_runs)
+		msg("%s: -n auto, %d to %llu rounds (until every mean Time is known to "
+		    "%g%%) of", s->label, AUTO_MIN_RUNS, (unsigned long long)s->cfg->runs,
+		    s->cfg->precision);
+	else
+		msg("%s: %llu round%s of", s->label, (unsigned long long)s->cfg->runs,
+		    s->cfg->runs == 1 ? "" : "s");
 	for (size_t i = 0; i < s->ntypes; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "    ", s->types[i]->name);
 	fprintf(stderr, "\n    workload: %s\n", s->wl.identity);
