@@ -37,6 +37,11 @@ void summarise(const double *v, size_t n, struct summary *s)
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
+	/* equal values: exactly no spread, not the rounding of their mean */
+	if (s->min == s->max) {
+		s->mean = s->min;
+		s->sd = n > 1 ? 0 : NAN;
+	}
 	s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 	free(sorted);
 }
@@ -162,13 +167,8 @@ int welch_test(const struct summary *a, const struct summary *b, struct welch *w
 		return -1;
 	va = mean_var(a);
 	vb = mean_var(b);
-	if (va + vb == 0) {
-		/* no spread on either side: the means say it all */
-		w->df = (double)(a->n + b->n - 2);
-		w->t = a->mean == b->mean ? 0 : copysign(INFINITY, a->mean - b->mean);
-		w->p = a->mean == b->mean ? 1 : 0;
-		return 0;
-	}
+	if (va + vb == 0)
+		return -1; /* no spread on either side: t is undefined */
 	w->t = (a->mean - b->mean) / sqrt(va + vb);
 	w->df = satterthwaite(va, a->n, vb, b->n);
 	w->p = 2 * t_upper(fabs(w->t), w->df);

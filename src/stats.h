@@ -36,8 +36,9 @@ struct welch {
 	double p;
 };
 
-/* -1 when either side has fewer than 2 values (no test).  Both sides
- * without spread: p is 1 when the means are equal, else 0. */
+/* -1 when no test can be made: a side has fewer than 2 values, or
+ * neither side varies (identical values, as in a table of means typed in:
+ * the t statistic is undefined). */
 int welch_test(const struct summary *a, const struct summary *b, struct welch *w);
 
 /* Holm's step-down adjustment of the n p-values p[] into adj[] (may be the

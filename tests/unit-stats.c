@@ -44,6 +44,12 @@ static void test_summary(void)
 	is_num(ci_half_width(&s, 0.95), 2.776 * 2.2912878474779164 / sqrt(5), 0.0005,
 	       "95%% CI half-width of the mean, n = 5: 2.8447");
 
+	/* 0.1 three times: the mean rounds to 0.10000000000000002 in floating
+	 * point, which must not read as spread */
+	double same[] = { 0.1, 0.1, 0.1 };
+	summarise(same, 3, &s);
+	ok(s.sd == 0 && s.mean == 0.1, "equal values: sd exactly 0, mean exactly the value");
+
 	double one[] = { 42 };
 	summarise(one, 1, &s);
 	ok(s.n == 1 && s.mean == 42 && isnan(s.sd), "one value: mean, and no sd");
@@ -127,8 +133,11 @@ static void test_welch(void)
 	double same1[] = { 5, 5, 5 }, same2[] = { 6, 6 };
 	summarise(same1, 3, &a);
 	summarise(same2, 2, &b);
-	ok(welch_test(&a, &b, &w) == 0 && w.p == 0, "no spread, different means: p = 0");
-	ok(welch_test(&a, &a, &w) == 0 && w.p == 1, "no spread, same means: p = 1");
+	ok(welch_test(&a, &b, &w) == -1 && isnan(w.p), "no spread on either side: no test");
+	double some[] = { 6, 6.5 };
+	summarise(some, 2, &b);
+	ok(welch_test(&a, &b, &w) == 0 && fabs(w.df - 1) < 1e-12,
+	   "spread on one side only: a test, with that side's n - 1 df");
 }
 
 /* Holm's method, the worked example of Wikipedia's "Holm-Bonferroni method"
