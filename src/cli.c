@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "report.h"
 #include "util.h"
 #include "workload.h"
 
@@ -18,7 +19,8 @@ enum {
 	OPT_WORK_DIR = 256, OPT_QUICK, OPT_SCALE, OPT_LEAD_TIME, OPT_BASELINE,
 	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
-	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS,
+	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS,
+	OPT_ALPHA, OPT_FORMAT,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV)
@@ -61,7 +63,15 @@ static const struct opt {
 	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT,
 	  "results directory (default ./contest-results)" },
 	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT,
-	  "divide every Time by this label's noload Time" },
+	  "divide Times by this label's noload; test the rows against it" },
+	{ OPT_STATS, "stats", NULL, CMD_REPORT,
+	  "show the spread: Time's sd, the Ratio's 95% interval" },
+	{ OPT_COLUMNS, "columns", NULL, CMD_REPORT,
+	  "add Loads/s, CPU+L%, idle%, iowait%, faults, swap-ins, swap-outs" },
+	{ OPT_ALPHA, "alpha", "P", CMD_REPORT,
+	  "significance level of the tests (default 0.05)" },
+	{ OPT_FORMAT, "format", "FORMAT", CMD_REPORT,
+	  "text (default), markdown, csv or json" },
 	{ OPT_TIME, "time", "SECONDS", CMD_LOAD,
 	  "how long to run the load (default 10)" },
 	{ OPT_WORK_DIR, "work-dir", "DIR", LOADS | CMD_ENV,
@@ -311,6 +321,26 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 	case OPT_BASELINE:
 		cfg->baseline = arg;
 		return 0;
+	case OPT_STATS:
+		cfg->stats = 1;
+		return 0;
+	case OPT_COLUMNS:
+		cfg->columns = 1;
+		return 0;
+	case OPT_ALPHA:
+		if (parse_seconds(arg, 0, 1, &cfg->alpha) || cfg->alpha <= 0 || cfg->alpha >= 1)
+			return usage_error("%s wants a probability between 0 and 1, such as "
+					   "0.05, not '%s'", name, arg);
+		return 0;
+	case OPT_FORMAT: {
+		enum report_format f;
+
+		if (report_format_parse(arg, &f))
+			return usage_error("%s wants text, markdown, csv or json, not '%s'",
+					   name, arg);
+		cfg->format = arg;
+		return 0;
+	}
 	case OPT_REPORT:
 		return 0;
 	}

@@ -37,6 +37,10 @@ struct config {
 	uint64_t jobs;          /* -j, 0 = 4 x ncpus */
 	double lead_time;       /* --lead-time, < 0 = default */
 	const char *baseline;   /* --baseline */
+	int stats;              /* --stats */
+	int columns;            /* --columns */
+	double alpha;           /* --alpha */
+	const char *format;     /* --format */
 	double seconds;         /* load -t */
 	const char *other_dir;  /* -o */
 	int64_t load_nice;      /* --load-nice */

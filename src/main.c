@@ -23,11 +23,14 @@ static int cmd_report(struct config *cfg)
 {
 	struct report_opts o = {
 		.baseline = cfg->baseline, .labels = cfg->args, .nlabels = (size_t)cfg->nargs,
+		.stats = cfg->stats, .columns = cfg->columns, .alpha = cfg->alpha,
 	};
 	struct store st;
 	char why[512];
 	int ret = 0;
 
+	if (cfg->format)
+		report_format_parse(cfg->format, &o.format);
 	if (store_load(cfg->results, &st, why, sizeof(why))) {
 		msg("%s", why);
 		return 1;

@@ -1,7 +1,10 @@
-/* report.c - the contest tables: cells from stored runs, and their printer. */
+/* report.c - the contest tables: cells from stored runs, their statistics,
+ * and the printers (text and markdown tables, csv and json data). */
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,21 @@
 #include "util.h"
 
 #define LABEL_WIDTH 20
+#define ALPHA_DEFAULT 0.05
+
+int report_format_parse(const char *name, enum report_format *out)
+{
+	/* in enum report_format's order */
+	static const char *const names[] = { "text", "markdown", "csv", "json" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(name, names[i])) {
+			*out = (enum report_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
 
 void format_loads(double loads, char *buf, size_t len)
 {
@@ -25,31 +43,6 @@ void format_loads(double loads, char *buf, size_t len)
 	n = strlen(buf);
 	if (n > 2 && !strcmp(buf + n - 2, ".0"))
 		buf[n - 2] = '\0';
-}
-
-void print_table(FILE *f, const char *type, const struct row *rows, size_t n)
-{
-	int w = LABEL_WIDTH;
-
-	for (size_t i = 0; i < n; i++)
-		if ((int)strlen(rows[i].label) > w)
-			w = (int)strlen(rows[i].label);
-	fprintf(f, "%s:\n", type);
-	fprintf(f, "%-*s %6s %6s %5s %6s %6s %6s\n", w, "Kernel", "[runs]",
-		"Time", "CPU%", "Loads", "LCPU%", "Ratio");
-	for (size_t i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		char runs[24], loads[32], ratio[32];
-
-		snprintf(runs, sizeof(runs), "[%zu]", r->n);
-		format_loads(r->loads, loads, sizeof(loads));
-		if (isnan(r->ratio))
-			snprintf(ratio, sizeof(ratio), "-");
-		else
-			snprintf(ratio, sizeof(ratio), "%.2f", r->ratio);
-		fprintf(f, "%-*s %6s %6.1f %5.0f %6s %6.0f %6s\n", w, r->label,
-			runs, r->time, r->cpu, loads, r->lcpu, ratio);
-	}
 }
 
 static int by_version(const void *a, const void *b)
@@ -93,69 +86,131 @@ static int by_rank(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
-/* The runs a row averages: one label, one workload identity.  A label
- * measured on several workloads gets several rows, never one mean. */
-struct group {
-	const char *label;
-	const char *identity;
-	char *name;                  /* the label, or "label (k)" */
-	const struct record **envs;  /* its sessions' environment records */
-	size_t nenvs;
-};
-
-/* The row of one group and type; n == 0 when it has no valid run. */
-static void cell(const struct store *st, const char *label, const char *identity,
-		 const char *type, struct row *r)
+/* Whether a run type runs a load beside the workload (a type this contest
+ * does not know, from other records, is taken to). */
+static int has_load(const char *type)
 {
-	double *t = xcalloc(st->nruns, sizeof(double));
-	double cpu = 0, loads = 0, lcpu = 0;
-	struct summary s;
-	size_t n = 0;
+	const struct runtype *rt = runtype_find(type);
 
-	for (size_t i = 0; i < st->nruns; i++) {
-		const struct run *u = &st->runs[i];
-		double secs = (double)u->elapsed_ns / NS_PER_SEC;
-
-		if (!u->valid || strcmp(u->label, label) || strcmp(u->type, type) ||
-		    (identity && strcmp(u->workload, identity)))
-			continue;
-		t[n++] = secs;
-		cpu += (double)(u->user_ns + u->sys_ns) / (double)u->elapsed_ns * 100;
-		lcpu += (double)(u->load_user_ns + u->load_sys_ns) / (double)u->elapsed_ns * 100;
-		loads += u->work;
-	}
-	summarise(t, n, &s);
-	memset(r, 0, sizeof(*r));
-	r->label = label;
-	r->n = n;
-	r->ratio = NAN;
-	if (n) {
-		r->time = s.mean;
-		r->cpu = cpu / (double)n;
-		r->loads = loads / (double)n;
-		r->lcpu = lcpu / (double)n;
-	}
-	free(t);
+	return rt ? rt->load != NULL : 1;
 }
 
-static int has_session(const struct store *st, const struct group *g, const char *session)
+/* ---- cells --------------------------------------------------------------- */
+
+/* The runs of a cell: a label's valid runs of one type, of one workload
+ * (NULL: any) and session configuration (-1: any). */
+struct sel {
+	const char *label;
+	const char *type;
+	const char *identity;
+	int load_session;
+};
+
+static int selected(const struct run *u, const struct sel *s)
+{
+	return u->valid && !strcmp(u->label, s->label) && !strcmp(u->type, s->type) &&
+	       (!s->identity || !strcmp(u->workload, s->identity)) &&
+	       (s->load_session < 0 || u->load_session == s->load_session);
+}
+
+/* The figures of a run, as the cell summarises them. */
+enum { F_TIME, F_CPU, F_LOADS, F_LCPU, F_LPS, F_IDLE, F_IOWAIT, F_MAJFLT, F_PSWPIN,
+       F_PSWPOUT, NFIG };
+
+static double count_or_nan(int64_t v)
+{
+	return v < 0 ? NAN : (double)v;
+}
+
+/* The mean of the values that are not NaN; NaN when none is. */
+static double mean_present(const double *v, size_t n)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isnan(v[i])) {
+			sum += v[i];
+			k++;
+		}
+	}
+	return k ? sum / (double)k : NAN;
+}
+
+static void untested(struct sigtest *t, const char *why)
+{
+	t->untested = why;
+	t->w.t = t->w.df = t->w.p = t->p_holm = NAN;
+	t->significant = 0;
+}
+
+/* The cell of the selected runs; n == 0 when there are none. */
+static void fill_cell(const struct store *st, const struct sel *s, struct cell *c)
+{
+	size_t stride = st->nruns + 1, n = 0;
+	double *v = xcalloc(NFIG * stride, sizeof(double)), *fig[NFIG];
+
+	for (size_t f = 0; f < NFIG; f++)
+		fig[f] = v + f * stride;
+	for (size_t i = 0; i < st->nruns; i++) {
+		const struct run *u = &st->runs[i];
+		double ns = (double)u->elapsed_ns;
+
+		if (!selected(u, s))
+			continue;
+		fig[F_TIME][n] = ns / (double)NS_PER_SEC;
+		fig[F_CPU][n] = (double)(u->user_ns + u->sys_ns) / ns * 100;
+		fig[F_LOADS][n] = u->work;
+		fig[F_LCPU][n] = (double)(u->load_user_ns + u->load_sys_ns) / ns * 100;
+		fig[F_LPS][n] = u->work / fig[F_TIME][n];
+		fig[F_IDLE][n] = u->idle;
+		fig[F_IOWAIT][n] = u->iowait;
+		fig[F_MAJFLT][n] = count_or_nan(u->majflt);
+		fig[F_PSWPIN][n] = count_or_nan(u->pswpin);
+		fig[F_PSWPOUT][n] = count_or_nan(u->pswpout);
+		n++;
+	}
+	memset(c, 0, sizeof(*c));
+	c->n = n;
+	summarise(fig[F_TIME], n, &c->time);
+	summarise(fig[F_CPU], n, &c->cpu);
+	summarise(fig[F_LOADS], n, &c->loads);
+	summarise(fig[F_LCPU], n, &c->lcpu);
+	c->time_ci = ci_half_width(&c->time, REPORT_LEVEL);
+	c->ratio = c->ratio_lo = c->ratio_hi = NAN;
+	c->has_load = has_load(s->type);
+	c->loads_per_s = c->has_load ? mean_present(fig[F_LPS], n) : NAN;
+	c->cpu_total = n ? c->cpu.mean + c->lcpu.mean : NAN;
+	c->idle = mean_present(fig[F_IDLE], n);
+	c->iowait = mean_present(fig[F_IOWAIT], n);
+	c->majflt = mean_present(fig[F_MAJFLT], n);
+	c->pswpin = mean_present(fig[F_PSWPIN], n);
+	c->pswpout = mean_present(fig[F_PSWPOUT], n);
+	untested(&c->t_time, NULL);
+	untested(&c->t_loads, c->has_load ? NULL : "no load");
+	free(v);
+}
+
+/* ---- rows ------------------------------------------------------------------ */
+
+static int has_session(const struct store *st, const struct report_row *g, const char *session)
 {
 	for (size_t i = 0; i < st->nruns; i++) {
 		const struct run *u = &st->runs[i];
 
 		if (u->valid && !strcmp(u->session, session) && !strcmp(u->label, g->label) &&
-		    !strcmp(u->workload, g->identity))
+		    !strcmp(u->workload, g->identity) && u->load_session == g->load_session)
 			return 1;
 	}
 	return 0;
 }
 
-/* One group per (label, workload) with valid runs, labels in the given
- * order, a label's workloads in the order they were first run. */
-static struct group *make_groups(const struct store *st, char **labels, size_t nlabels,
-				 size_t *out)
+/* One row per label and configuration with valid runs, labels in the given
+ * order, a label's configurations in the order they were first run. */
+static struct report_row *make_rows(const struct store *st, char **labels, size_t nlabels,
+				    size_t *out)
 {
-	struct group *g = NULL;
+	struct report_row *g = NULL;
 	size_t n = 0;
 
 	for (size_t l = 0; l < nlabels; l++) {
@@ -168,13 +223,15 @@ static struct group *make_groups(const struct store *st, char **labels, size_t n
 			if (!u->valid || strcmp(u->label, labels[l]))
 				continue;
 			for (size_t k = first; k < n && !seen; k++)
-				seen = !strcmp(g[k].identity, u->workload);
+				seen = !strcmp(g[k].identity, u->workload) &&
+				       g[k].load_session == u->load_session;
 			if (seen)
 				continue;
 			g = xrealloc(g, (n + 1) * sizeof(*g));
 			memset(&g[n], 0, sizeof(*g));
 			g[n].label = labels[l];
 			g[n].identity = u->workload;
+			g[n].load_session = u->load_session;
 			n++;
 		}
 		for (size_t k = first; k < n; k++)
@@ -197,16 +254,236 @@ static struct group *make_groups(const struct store *st, char **labels, size_t n
 	return g;
 }
 
-static void free_groups(struct group *g, size_t n)
+const struct cell *report_cell(const struct report *r, size_t row, size_t type)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(g[i].name);
-		free(g[i].envs);
-	}
-	free(g);
+	return &r->cells[row * r->ntypes + type];
 }
 
-/* ---- what the rows were measured on ------------------------------------ */
+static struct cell *cell_at(struct report *r, size_t row, size_t type)
+{
+	return &r->cells[row * r->ntypes + type];
+}
+
+/* Divide by a noload of the same workload and configuration only: the
+ * row's own, or ratio_base's. */
+static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
+{
+	const struct report_row *row = &r->rows[g];
+	struct cell *c = cell_at(r, g, t), nl;
+	struct sel s = { r->ratio_base ? r->ratio_base : row->label, "noload", row->identity,
+			 row->load_session };
+
+	fill_cell(st, &s, &nl);
+	if (!nl.n) {
+		r->unmatched += r->ratio_base != NULL;
+		return;
+	}
+	c->ratio = c->time.mean / nl.time.mean;
+	/* a noload divided by itself is 1 exactly, with no interval */
+	if (strcmp(s.label, row->label) || strcmp(r->types[t], "noload"))
+		ratio_interval(&c->time, &nl.time, REPORT_LEVEL, &c->ratio, &c->ratio_lo,
+			       &c->ratio_hi);
+}
+
+static void welch_cell(struct report *r, struct sigtest *t, const struct summary *a,
+		       const struct summary *b)
+{
+	if (welch_test(a, b, &t->w) == 0) {
+		t->untested = NULL;
+		r->tests++;
+	} else if (a->n < 2 || b->n < 2) {
+		untested(t, "fewer than 2 valid runs on a side");
+		r->few++;
+	} else {
+		untested(t, "no spread on either side");
+		r->flat++;
+	}
+}
+
+/* Holm's adjustment across the run types of one row, for one figure. */
+static void adjust(struct report *r, size_t g, int loads)
+{
+	double *p = xcalloc(r->ntypes, sizeof(*p));
+
+	for (size_t t = 0; t < r->ntypes; t++) {
+		struct cell *c = cell_at(r, g, t);
+		struct sigtest *s = loads ? &c->t_loads : &c->t_time;
+
+		p[t] = c->n && !s->untested ? s->w.p : NAN;
+	}
+	holm_adjust(p, p, r->ntypes);
+	for (size_t t = 0; t < r->ntypes; t++) {
+		struct cell *c = cell_at(r, g, t);
+		struct sigtest *s = loads ? &c->t_loads : &c->t_time;
+
+		s->p_holm = p[t];
+		s->significant = !isnan(p[t]) && p[t] < r->alpha;
+	}
+	free(p);
+}
+
+/* Every row but the reference against test_base's runs of the same workload
+ * in the usual configuration (loads in contest's session): Time always,
+ * Loads where the run type has a load. */
+static void significance(const struct store *st, struct report *r)
+{
+	for (size_t g = 0; g < r->nrows; g++) {
+		struct report_row *row = &r->rows[g];
+
+		row->reference = !strcmp(row->label, r->test_base) && !row->load_session;
+		if (row->reference) {
+			for (size_t t = 0; t < r->ntypes; t++) {
+				untested(&cell_at(r, g, t)->t_time, "baseline");
+				untested(&cell_at(r, g, t)->t_loads, "baseline");
+			}
+			continue;
+		}
+		r->compared++;
+		for (size_t t = 0; t < r->ntypes; t++) {
+			struct cell *c = cell_at(r, g, t), ref;
+			struct sel s = { r->test_base, r->types[t], row->identity, 0 };
+
+			if (!c->n)
+				continue;
+			fill_cell(st, &s, &ref);
+			welch_cell(r, &c->t_time, &c->time, &ref.time);
+			if (c->has_load)
+				welch_cell(r, &c->t_loads, &c->loads, &ref.loads);
+		}
+		adjust(r, g, 0);
+		adjust(r, g, 1);
+	}
+}
+
+void report_free(struct report *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		free(r->rows[i].name);
+		free(r->rows[i].envs);
+	}
+	free(r->rows);
+	free(r->cells);
+	free(r->labels);
+	free(r->types);
+	memset(r, 0, sizeof(*r));
+}
+
+int report_build(const struct store *st, const struct report_opts *o, struct report *r,
+		 char *why, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	r->alpha = o->alpha > 0 ? o->alpha : ALPHA_DEFAULT;
+	r->labels = distinct(st, 0, &r->nlabels);
+	r->types = distinct(st, 1, &r->ntypes);
+	if (o->nlabels) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < o->nlabels; i++)
+			if (!has(r->labels, r->nlabels, o->labels[i]))
+				msg("no valid runs stored for label '%s'", o->labels[i]);
+		for (size_t i = 0; i < r->nlabels; i++)
+			if (has(o->labels, o->nlabels, r->labels[i]))
+				r->labels[k++] = r->labels[i];
+		r->nlabels = k;
+	}
+	/* the run types of the rows shown */
+	size_t k = 0;
+	for (size_t t = 0; t < r->ntypes; t++) {
+		int shown = 0;
+
+		for (size_t i = 0; i < st->nruns && !shown; i++)
+			shown = st->runs[i].valid && !strcmp(st->runs[i].type, r->types[t]) &&
+				has(r->labels, r->nlabels, st->runs[i].label);
+		if (shown)
+			r->types[k++] = r->types[t];
+	}
+	r->ntypes = k;
+	if (o->baseline) {
+		struct sel s = { o->baseline, "noload", NULL, -1 };
+		struct cell b;
+
+		fill_cell(st, &s, &b);
+		if (!b.n) {
+			report_free(r);
+			return whyf(why, len, "baseline '%s' has no valid noload run to divide by",
+				    o->baseline);
+		}
+	}
+	if (!r->nlabels) {
+		report_free(r);
+		return whyf(why, len, "no valid runs to report");
+	}
+	qsort(r->labels, r->nlabels, sizeof(*r->labels), by_version);
+	qsort(r->types, r->ntypes, sizeof(*r->types), by_rank);
+	r->ratio_base = o->baseline;
+	/* the baseline: --baseline, else the first label named that has runs,
+	 * else the first in sort order */
+	r->test_base = o->baseline;
+	for (size_t i = 0; i < o->nlabels && !r->test_base; i++)
+		if (has(r->labels, r->nlabels, o->labels[i]))
+			r->test_base = o->labels[i];
+	if (!r->test_base)
+		r->test_base = r->labels[0];
+	r->rows = make_rows(st, r->labels, r->nlabels, &r->nrows);
+	r->cells = xcalloc(r->nrows * r->ntypes, sizeof(*r->cells));
+	for (size_t g = 0; g < r->nrows; g++) {
+		for (size_t t = 0; t < r->ntypes; t++) {
+			struct sel s = { r->rows[g].label, r->types[t], r->rows[g].identity,
+					 r->rows[g].load_session };
+
+			fill_cell(st, &s, cell_at(r, g, t));
+			if (cell_at(r, g, t)->n)
+				ratio(st, r, g, t);
+		}
+	}
+	significance(st, r);
+	return 0;
+}
+
+/* ---- notes under the tables ------------------------------------------------ */
+
+/* Where the tables and notes go.  The first note is set off by a blank
+ * line; in markdown every note is a list item. */
+struct out {
+	FILE *f;
+	int md;
+	int gap;
+};
+
+static void note(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	line = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (!o->gap++)
+		fputc('\n', o->f);
+	if (o->md)
+		fputs(line[0] == '*' ? "- \\" : "- ", o->f);
+	fprintf(o->f, "%s\n", line);
+	free(line);
+}
+
+/* s = s + formatted */
+static void append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void append(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	char *more, *all;
+
+	va_start(ap, fmt);
+	more = xvasprintf(fmt, ap);
+	va_end(ap);
+	all = xasprintf("%s%s", *s ? *s : "", more);
+	free(more);
+	free(*s);
+	*s = all;
+}
 
 /* Fields that differ from row to row by design, or say nothing about the
  * measurement.  The kernel is what the rows compare. */
@@ -253,10 +530,11 @@ static char *normalised(const char *key, const char *val)
 	return xstrdup(val);
 }
 
-/* A group's values of key, each distinct one once, joined by " / ", and
- * how many there are in *count; NULL when the group has no environment
- * record. */
-static char *group_value(const struct group *g, const char *key, size_t *count)
+/* A row's values of key, each distinct one once, joined by " / ", and how
+ * many there are in *count; NULL when the row has no environment record.
+ * Raw: as stored, absent ones left out, for the data formats; else as
+ * compared and shown, absent ones as "absent". */
+static char *row_value(const struct report_row *g, const char *key, int raw, size_t *count)
 {
 	char **vals, *all = NULL;
 	size_t n = 0;
@@ -264,10 +542,16 @@ static char *group_value(const struct group *g, const char *key, size_t *count)
 	*count = 1;
 	if (!strcmp(key, "workload"))
 		return xstrdup(g->identity);
+	if (!strcmp(key, "load_session"))
+		return xstrdup(g->load_session ? "yes" : "no");
 	vals = xcalloc(g->nenvs + 1, sizeof(*vals));
 	for (size_t e = 0; e < g->nenvs; e++) {
 		const char *v = record_get(g->envs[e], key);
-		char *nv = normalised(key, v ? v : "absent");
+		char *nv;
+
+		if (raw && !v)
+			continue;
+		nv = raw ? xstrdup(v) : normalised(key, v ? v : "absent");
 
 		if (has(vals, n, nv))
 			free(nv);
@@ -276,11 +560,8 @@ static char *group_value(const struct group *g, const char *key, size_t *count)
 	}
 	*count = n;
 	for (size_t i = 0; i < n; i++) {
-		char *joined = all ? xasprintf("%s / %s", all, vals[i]) : xstrdup(vals[i]);
-
-		free(all);
+		append(&all, "%s%s", i ? " / " : "", vals[i]);
 		free(vals[i]);
-		all = joined;
 	}
 	free(vals);
 	return all;
@@ -295,66 +576,81 @@ static void add_key(char ***keys, size_t *n, const char *key)
 	(*keys)[(*n)++] = (char *)key;
 }
 
-/* Under the tables, a line for each label split by workload.  Whether
- * anything was printed. */
-static int print_splits(FILE *f, const struct group *g, size_t ng)
+/* Every key of the rows' environment records, in first-seen order. */
+static char **env_keys(const struct report *r, size_t *n)
 {
-	int gap = 0;
+	char **keys = NULL;
 
-	for (size_t i = 0; i < ng; i++) {
+	*n = 0;
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t e = 0; e < r->rows[i].nenvs; e++)
+			for (size_t k = 0; k < r->rows[i].envs[e]->n; k++)
+				add_key(&keys, n, r->rows[i].envs[e]->kv[k].key);
+	return keys;
+}
+
+/* Under the tables, a line for each label split by workload or
+ * configuration. */
+static void print_splits(struct out *o, const struct report *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
 		size_t k = i;
+		int sessions = r->rows[i].load_session;
+		char *line = NULL;
 
-		while (k + 1 < ng && g[k + 1].label == g[i].label)
-			k++;
+		while (k + 1 < r->nrows && r->rows[k + 1].label == r->rows[i].label)
+			sessions |= r->rows[++k].load_session;
 		if (k > i) {
-			if (!gap++)
-				fputc('\n', f);
 			for (size_t j = i; j <= k; j++)
-				fprintf(f, "%s%s", j > i ? (j == k ? " and " : ", ") : "", g[j].name);
-			fprintf(f, ": %s measured on %zu workloads, shown apart\n",
-				g[i].label, k - i + 1);
+				append(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
+				       r->rows[j].name);
+			note(o, "%s: %s measured %s %zu %s, shown apart", line, r->rows[i].label,
+			     sessions ? "in" : "on", k - i + 1,
+			     sessions ? "configurations" : "workloads");
+			free(line);
 		}
 		i = k;
 	}
-	return gap;
 }
 
 /* Under the tables: every field of the environment records in which the
  * rows, or the sessions averaged in one row, were not measured alike, one
  * line each. */
-static void print_differences(FILE *f, const struct group *g, size_t ng)
+static void print_differences(struct out *o, const struct report *r)
 {
 	char **keys = NULL;
 	size_t nkeys = 0;
-	int decomposed = 1, gap = print_splits(f, g, ng), header = 0;
+	int decomposed = 1, header = 0, sessions = 0;
 
 	add_key(&keys, &nkeys, "workload");
-	for (size_t i = 0; i < ng; i++) {
-		if (!g[i].nenvs)
+	for (size_t i = 0; i < r->nrows; i++) {
+		sessions |= r->rows[i].load_session;
+		if (!r->rows[i].nenvs)
 			decomposed = 0;
-		for (size_t e = 0; e < g[i].nenvs; e++) {
-			const struct record *r = g[i].envs[e];
+		for (size_t e = 0; e < r->rows[i].nenvs; e++) {
+			const struct record *rec = r->rows[i].envs[e];
 
-			if (!record_get(r, "workload_kind"))
+			if (!record_get(rec, "workload_kind"))
 				decomposed = 0;
-			for (size_t k = 0; k < r->n; k++)
-				if (!ignored(r->kv[k].key))
-					add_key(&keys, &nkeys, r->kv[k].key);
+			for (size_t k = 0; k < rec->n; k++)
+				if (!ignored(rec->kv[k].key))
+					add_key(&keys, &nkeys, rec->kv[k].key);
 		}
 	}
+	if (sessions)
+		add_key(&keys, &nkeys, "load_session");
 	for (size_t k = 0; k < nkeys; k++) {
-		char **vals = xcalloc(ng, sizeof(*vals));
+		char **vals, *line = NULL;
 		const char *first = NULL;
 		int differ = 0;
 
-		if (!strcmp(keys[k], "workload") && decomposed) {
-			free(vals);
+		if (!strcmp(keys[k], "workload") && decomposed)
 			continue;
-		}
-		for (size_t i = 0; i < ng; i++) {
+		vals = xcalloc(r->nrows, sizeof(*vals));
+		for (size_t i = 0; i < r->nrows; i++) {
 			size_t count;
 
-			vals[i] = group_value(&g[i], keys[k], &count);
+			vals[i] = row_value(&r->rows[i], keys[k], 0, &count);
 			if (!vals[i])
 				continue;
 			/* between rows, or between the sessions of one row */
@@ -365,19 +661,645 @@ static void print_differences(FILE *f, const struct group *g, size_t ng)
 		}
 		if (differ) {
 			if (!header++)
-				fprintf(f, "%sMeasured differently (besides the kernel):\n",
-					gap++ ? "" : "\n");
-			fprintf(f, "%s:", keys[k]);
-			for (size_t i = 0, n = 0; i < ng; i++)
+				note(o, "Measured differently (besides the kernel):");
+			for (size_t i = 0, n = 0; i < r->nrows; i++)
 				if (vals[i])
-					fprintf(f, "%s %s %s", n++ ? "," : "", g[i].name, vals[i]);
-			fputc('\n', f);
+					append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name,
+					       vals[i]);
+			note(o, "%s:%s", keys[k], line);
+			free(line);
 		}
-		for (size_t i = 0; i < ng; i++)
+		for (size_t i = 0; i < r->nrows; i++)
 			free(vals[i]);
 		free(vals);
 	}
 	free(keys);
+}
+
+/* One line: what a '*' means, or why no test was made. */
+static void print_legend(struct out *o, const struct report *r)
+{
+	const char *why = r->few && r->flat ? "fewer than 2 valid runs on a side, or no spread"
+			: r->few ? "fewer than 2 valid runs on a side"
+			: "no spread on either side";
+	const char *brief = r->few && r->flat ? "< 2 runs or no spread"
+			  : r->few ? "< 2 runs" : "no spread";
+
+	if (!r->compared)
+		return;
+	if (!r->tests)
+		note(o, "No significance test against %s: %s", r->test_base, why);
+	else if (!r->few && !r->flat)
+		note(o, "* differs from %s (Welch's t-test, Holm-adjusted p < %g)",
+		     r->test_base, r->alpha);
+	else
+		note(o, "* differs from %s (Welch's t-test, Holm-adjusted p < %g); "
+		     "no test: %s", r->test_base, r->alpha, brief);
+}
+
+static ptrdiff_t type_index(const struct report *r, const char *type)
+{
+	for (size_t t = 0; t < r->ntypes; t++)
+		if (!strcmp(r->types[t], type))
+			return (ptrdiff_t)t;
+	return -1;
+}
+
+/* The noload cell of a row, or NULL. */
+static const struct cell *noload_of(const struct report *r, size_t g)
+{
+	ptrdiff_t t = type_index(r, "noload");
+
+	return t < 0 ? NULL : report_cell(r, g, (size_t)t);
+}
+
+static int label_width(const struct report *r)
+{
+	int w = LABEL_WIDTH;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if ((int)strlen(r->rows[i].name) > w)
+			w = (int)strlen(r->rows[i].name);
+	return w;
+}
+
+/* Per row, the coefficient of variation of its noload Times: how far apart
+ * two runs of one kernel fall on this machine. */
+static void print_noise(struct out *o, const struct report *r)
+{
+	for (size_t g = 0; g < r->nrows; g++) {
+		const struct cell *c = noload_of(r, g);
+
+		if (c && c->n >= 2)
+			note(o, "%-*s noise: %.1f%% over %zu runs", label_width(r), r->rows[g].name,
+			     summary_cv(&c->time) * 100, c->n);
+	}
+}
+
+/* ---- the table printer ------------------------------------------------------ */
+
+enum mark { MARK_NONE, MARK_TIME, MARK_LOADS };
+
+/* A column: its header, least width, which test's '*' follows its value,
+ * and the value: fmt, or the double at off in the cell with prec decimals
+ * ("-" when NaN). */
+struct column {
+	const char *head;
+	int width;
+	enum mark mark;
+	void (*fmt)(const struct cell *c, char *buf, size_t len);
+	size_t off;
+	int prec;
+};
+
+static void fmt_runs(const struct cell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "[%zu]", c->n);
+}
+
+static void fmt_loads(const struct cell *c, char *buf, size_t len)
+{
+	format_loads(c->loads.mean, buf, len);
+}
+
+static void fmt_ci(const struct cell *c, char *buf, size_t len)
+{
+	if (isnan(c->ratio_lo))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f..%.2f", c->ratio_lo, c->ratio_hi);
+}
+
+#define NUM(head, width, mark, field, prec) \
+	{ head, width, mark, NULL, offsetof(struct cell, field), prec }
+
+static const struct column col_runs = { "[runs]", 6, MARK_NONE, fmt_runs, 0, 0 };
+static const struct column col_time = NUM("Time", 6, MARK_TIME, time.mean, 1);
+static const struct column col_sd = NUM("+-sd", 5, MARK_NONE, time.sd, 1);
+static const struct column col_cpu = NUM("CPU%", 5, MARK_NONE, cpu.mean, 0);
+static const struct column col_loads = { "Loads", 6, MARK_LOADS, fmt_loads, 0, 0 };
+static const struct column col_lcpu = NUM("LCPU%", 6, MARK_NONE, lcpu.mean, 0);
+static const struct column col_ratio = NUM("Ratio", 6, MARK_NONE, ratio, 2);
+static const struct column col_ci = { "95% CI", 10, MARK_NONE, fmt_ci, 0, 0 };
+/* --columns */
+static const struct column col_extra[] = {
+	NUM("Loads/s", 7, MARK_NONE, loads_per_s, 2),
+	NUM("CPU+L%", 6, MARK_NONE, cpu_total, 0),
+	NUM("Idle%", 5, MARK_NONE, idle, 1),
+	NUM("IOwt%", 5, MARK_NONE, iowait, 1),
+	NUM("MajFlt", 6, MARK_NONE, majflt, 0),
+	NUM("SwpIn", 5, MARK_NONE, pswpin, 0),
+	NUM("SwpOut", 6, MARK_NONE, pswpout, 0),
+};
+
+#define MAX_COLUMNS 16
+#define CELL_TEXT 48
+
+/* The columns of the tables: the 2002 layout, with the spread (--stats)
+ * and the system figures (--columns). */
+static size_t pick_columns(const struct report_opts *o, const struct column **cols)
+{
+	size_t n = 0;
+
+	cols[n++] = &col_runs;
+	cols[n++] = &col_time;
+	if (o->stats)
+		cols[n++] = &col_sd;
+	cols[n++] = &col_cpu;
+	cols[n++] = &col_loads;
+	cols[n++] = &col_lcpu;
+	cols[n++] = &col_ratio;
+	if (o->stats)
+		cols[n++] = &col_ci;
+	for (size_t i = 0; o->columns && i < ARRAY_SIZE(col_extra); i++)
+		cols[n++] = &col_extra[i];
+	return n;
+}
+
+static int marked(const struct cell *c, enum mark m)
+{
+	return (m == MARK_TIME && c->t_time.significant) ||
+	       (m == MARK_LOADS && c->t_loads.significant);
+}
+
+static void column_text(const struct column *col, const struct cell *c, char *buf, size_t len)
+{
+	double v;
+
+	if (col->fmt) {
+		col->fmt(c, buf, len);
+		return;
+	}
+	memcpy(&v, (const char *)c + col->off, sizeof(v));
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", col->prec, v);
+}
+
+static void dashes(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc('-', f);
+}
+
+/* A label or type in a markdown table: | and markup escaped. */
+static void md_text(FILE *f, const char *s, int width)
+{
+	int n = 0;
+
+	for (; *s; s++, n++) {
+		if (strchr("\\|*_`", *s)) {
+			fputc('\\', f);
+			n++;
+		}
+		fputc(*s, f);
+	}
+	fprintf(f, "%*s", width > n ? width - n : 0, "");
+}
+
+/* One run type's table: "TYPE:", the header and a row per row with runs of
+ * it, columns right-aligned under their headers, the label column wide
+ * enough for the longest label.  A significant value carries a '*' in the
+ * space after it (text) or in its cell (markdown). */
+static void print_table(struct out *o, const struct report *r, size_t t,
+			const struct column **cols, size_t ncols)
+{
+	char (*text)[CELL_TEXT] = xcalloc(r->nrows * ncols, CELL_TEXT);
+	char *mark = xcalloc(r->nrows * ncols, 1);
+	int width[MAX_COLUMNS], any[MAX_COLUMNS] = { 0 }, w = label_width(r);
+	FILE *f = o->f;
+
+	for (size_t c = 0; c < ncols; c++) {
+		int widest = 0;
+
+		for (size_t g = 0; g < r->nrows; g++) {
+			const struct cell *cell = report_cell(r, g, t);
+			size_t i = g * ncols + c;
+
+			if (!cell->n)
+				continue;
+			column_text(cols[c], cell, text[i], CELL_TEXT);
+			mark[i] = (char)marked(cell, cols[c]->mark);
+			if (mark[i] && o->md)
+				strcat(text[i], "\\*");
+			any[c] |= mark[i];
+			if ((int)strlen(text[i]) > widest)
+				widest = (int)strlen(text[i]);
+		}
+		width[c] = cols[c]->width;
+		if ((int)strlen(cols[c]->head) > width[c])
+			width[c] = (int)strlen(cols[c]->head);
+		/* after a '*', keep a space before the value */
+		if (widest + (c && any[c - 1] && !o->md) > width[c])
+			width[c] = widest + (c && any[c - 1] && !o->md);
+	}
+	if (o->md) {
+		fprintf(f, "**");
+		md_text(f, r->types[t], 0);
+		fprintf(f, ":**\n\n| %-*s |", w, "Kernel");
+		for (size_t c = 0; c < ncols; c++)
+			fprintf(f, " %*s |", width[c], cols[c]->head);
+		fputs("\n|:", f);
+		dashes(f, w);
+		fputs("-|", f);
+		for (size_t c = 0; c < ncols; c++) {
+			dashes(f, width[c] + 1);
+			fputs(":|", f);
+		}
+		fputc('\n', f);
+	} else {
+		fprintf(f, "%s:\n%-*s", r->types[t], w, "Kernel");
+		for (size_t c = 0; c < ncols; c++)
+			fprintf(f, " %*s", width[c], cols[c]->head);
+		fputc('\n', f);
+	}
+	for (size_t g = 0; g < r->nrows; g++) {
+		if (!report_cell(r, g, t)->n)
+			continue;
+		if (o->md) {
+			fputs("| ", f);
+			md_text(f, r->rows[g].name, w);
+			fputs(" |", f);
+		} else {
+			fprintf(f, "%-*s", w, r->rows[g].name);
+		}
+		for (size_t c = 0; c < ncols; c++) {
+			size_t i = g * ncols + c;
+
+			if (o->md)
+				fprintf(f, " %*s |", width[c], text[i]);
+			else
+				fprintf(f, "%c%*s", c && mark[i - 1] ? '*' : ' ', width[c], text[i]);
+		}
+		fputc('\n', f);
+	}
+	free(text);
+	free(mark);
+}
+
+static void print_tables(FILE *f, const struct report *r, const struct report_opts *opts)
+{
+	const struct column *cols[MAX_COLUMNS];
+	size_t ncols = pick_columns(opts, cols);
+	struct out o = { f, opts->format == REPORT_MARKDOWN, 0 };
+
+	for (size_t t = 0; t < r->ntypes; t++) {
+		if (t)
+			fputc('\n', f);
+		print_table(&o, r, t, cols, ncols);
+	}
+	print_legend(&o, r);
+	print_noise(&o, r);
+	print_splits(&o, r);
+	print_differences(&o, r);
+}
+
+/* ---- csv and json -------------------------------------------------------- */
+
+/* A CSV field (RFC 4180): quoted when it holds a comma, a quote, a line
+ * break or a space at an end, quotes doubled. */
+static void csv_str(FILE *f, const char *s, int first)
+{
+	size_t n = strlen(s);
+
+	if (!first)
+		fputc(',', f);
+	if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A number in full (10 significant digits) after before, or none when it
+ * is NaN. */
+static void put_num(FILE *f, double v, const char *before, const char *none)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(f, "%s%s", before, none);
+	else
+		fprintf(f, "%s%.10g", before, v);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	put_num(f, v, ",", "");
+}
+
+static const char *const metrics[] = { "time", "cpu", "loads", "lcpu" };
+
+static const struct summary *metric(const struct cell *c, size_t m)
+{
+	const struct summary *s[] = { &c->time, &c->cpu, &c->loads, &c->lcpu };
+
+	return s[m];
+}
+
+static const char *const summary_fields[] = {
+	"mean", "sd", "min", "median", "max", "ci_lo", "ci_hi",
+};
+
+/* The figures of a summary, in summary_fields' order. */
+static void summary_values(const struct summary *s, double *v)
+{
+	double half = ci_half_width(s, REPORT_LEVEL);
+
+	v[0] = s->mean;
+	v[1] = s->sd;
+	v[2] = s->min;
+	v[3] = s->median;
+	v[4] = s->max;
+	v[5] = s->mean - half;
+	v[6] = s->mean + half;
+}
+
+static const char *const test_fields[] = { "t", "df", "p", "p_holm" };
+
+static void test_values(const struct sigtest *t, double *v)
+{
+	v[0] = t->w.t;
+	v[1] = t->w.df;
+	v[2] = t->w.p;
+	v[3] = t->p_holm;
+}
+
+static const char *const system_fields[] = {
+	"loads_per_s", "cpu_total", "idle", "iowait", "majflt", "pswpin", "pswpout",
+};
+
+static void system_values(const struct cell *c, double *v)
+{
+	v[0] = c->loads_per_s;
+	v[1] = c->cpu_total;
+	v[2] = c->idle;
+	v[3] = c->iowait;
+	v[4] = c->majflt;
+	v[5] = c->pswpin;
+	v[6] = c->pswpout;
+}
+
+static void csv_test(FILE *f, const struct sigtest *t)
+{
+	double v[ARRAY_SIZE(test_fields)];
+
+	test_values(t, v);
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		csv_num(f, v[i]);
+	csv_str(f, t->untested ? "" : t->significant ? "1" : "0", 0);
+	csv_str(f, t->untested ? t->untested : "", 0);
+}
+
+/* One line per row and run type with runs, every figure of the cell, then
+ * the row's environment (a row's several sessions' values joined by " / "). */
+static void print_csv(FILE *f, const struct report *r)
+{
+	size_t nkeys;
+	char **keys = env_keys(r, &nkeys);
+	double v[8];
+
+	fputs("schema,row,label,workload,load_session,run_type,runs", f);
+	for (size_t m = 0; m < ARRAY_SIZE(metrics); m++)
+		for (size_t i = 0; i < ARRAY_SIZE(summary_fields); i++)
+			fprintf(f, ",%s_%s", metrics[m], summary_fields[i]);
+	fputs(",ratio,ratio_ci_lo,ratio_ci_hi,ratio_base,test_base,alpha", f);
+	for (size_t m = 0; m < 3; m += 2)
+		fprintf(f, ",%s_t,%s_df,%s_p,%s_p_holm,%s_significant,%s_untested", metrics[m],
+			metrics[m], metrics[m], metrics[m], metrics[m], metrics[m]);
+	fputs(",noise_cv,noise_runs", f);
+	for (size_t i = 0; i < ARRAY_SIZE(system_fields); i++)
+		fprintf(f, ",%s", system_fields[i]);
+	for (size_t k = 0; k < nkeys; k++) {
+		char *h = xasprintf("env_%s", keys[k]);
+
+		csv_str(f, h, 0);
+		free(h);
+	}
+	fputc('\n', f);
+	for (size_t g = 0; g < r->nrows; g++) {
+		const struct report_row *row = &r->rows[g];
+		const struct cell *nl = noload_of(r, g);
+
+		for (size_t t = 0; t < r->ntypes; t++) {
+			const struct cell *c = report_cell(r, g, t);
+			char runs[24];
+
+			if (!c->n)
+				continue;
+			snprintf(runs, sizeof(runs), "%zu", c->n);
+			csv_str(f, REPORT_SCHEMA, 1);
+			csv_str(f, row->name, 0);
+			csv_str(f, row->label, 0);
+			csv_str(f, row->identity, 0);
+			csv_str(f, row->load_session ? "1" : "0", 0);
+			csv_str(f, r->types[t], 0);
+			csv_str(f, runs, 0);
+			for (size_t m = 0; m < ARRAY_SIZE(metrics); m++) {
+				summary_values(metric(c, m), v);
+				for (size_t i = 0; i < ARRAY_SIZE(summary_fields); i++)
+					csv_num(f, v[i]);
+			}
+			csv_num(f, c->ratio);
+			csv_num(f, c->ratio_lo);
+			csv_num(f, c->ratio_hi);
+			csv_str(f, r->ratio_base ? r->ratio_base : row->label, 0);
+			csv_str(f, r->test_base, 0);
+			csv_num(f, r->alpha);
+			csv_test(f, &c->t_time);
+			csv_test(f, &c->t_loads);
+			csv_num(f, nl && nl->n >= 2 ? summary_cv(&nl->time) : NAN);
+			fprintf(f, ",%zu", nl ? nl->n : 0);
+			system_values(c, v);
+			for (size_t i = 0; i < ARRAY_SIZE(system_fields); i++)
+				csv_num(f, v[i]);
+			for (size_t k = 0; k < nkeys; k++) {
+				size_t count;
+				char *val = row_value(row, keys[k], 1, &count);
+
+				csv_str(f, val ? val : "", 0);
+				free(val);
+			}
+			fputc('\n', f);
+		}
+	}
+	free(keys);
+}
+
+/* The length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (s[0] >= 0xf5)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, surrogates or code points past U+10FFFF */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, valid
+ * UTF-8 kept, any other byte replaced by U+FFFD. */
+static void json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	while (*s) {
+		if (*s == '"' || *s == '\\') {
+			fprintf(f, "\\%c", *s++);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\u%04x", *s++);
+		} else if (*s < 0x80) {
+			fputc(*s++, f);
+		} else {
+			size_t n = utf8_len(s);
+
+			if (n) {
+				fwrite(s, 1, n, f);
+				s += n;
+			} else {
+				fputs("\\ufffd", f);
+				s++;
+			}
+		}
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	put_num(f, v, "", "null");
+}
+
+/* "name": value pairs of numbers, inside an object. */
+static void json_nums(FILE *f, const char *const *names, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s\"%s\": ", i ? ", " : "", names[i]);
+		json_num(f, v[i]);
+	}
+}
+
+static void json_test(FILE *f, const struct sigtest *t)
+{
+	double v[ARRAY_SIZE(test_fields)];
+
+	if (t->untested) {
+		fputs("{\"untested\": ", f);
+		json_str(f, t->untested);
+		fputc('}', f);
+		return;
+	}
+	test_values(t, v);
+	fputc('{', f);
+	json_nums(f, test_fields, v, ARRAY_SIZE(v));
+	fprintf(f, ", \"significant\": %s}", t->significant ? "true" : "false");
+}
+
+static void json_cell(FILE *f, const struct report *r, size_t g, size_t t)
+{
+	const struct cell *c = report_cell(r, g, t);
+	double v[8];
+
+	fputs("        {\"run_type\": ", f);
+	json_str(f, r->types[t]);
+	fprintf(f, ", \"runs\": %zu,\n", c->n);
+	for (size_t m = 0; m < ARRAY_SIZE(metrics); m++) {
+		summary_values(metric(c, m), v);
+		fprintf(f, "         \"%s\": {", metrics[m]);
+		json_nums(f, summary_fields, v, ARRAY_SIZE(summary_fields));
+		fputs("},\n", f);
+	}
+	fputs("         \"ratio\": {\"value\": ", f);
+	json_num(f, c->ratio);
+	fputs(", \"ci_lo\": ", f);
+	json_num(f, c->ratio_lo);
+	fputs(", \"ci_hi\": ", f);
+	json_num(f, c->ratio_hi);
+	fputs("},\n         \"tests\": {\"time\": ", f);
+	json_test(f, &c->t_time);
+	fputs(", \"loads\": ", f);
+	json_test(f, &c->t_loads);
+	fputs("},\n         \"system\": {", f);
+	system_values(c, v);
+	json_nums(f, system_fields, v, ARRAY_SIZE(system_fields));
+	fputs("}}", f);
+}
+
+/* Every figure of every cell, the rows' environment records whole. */
+static void print_json(FILE *f, const struct report *r)
+{
+	fprintf(f, "{\n  \"schema\": \"%s\",\n  \"contest_version\": \"%s\",\n", REPORT_SCHEMA,
+		PACKAGE_VERSION);
+	fprintf(f, "  \"confidence_level\": %g,\n  \"alpha\": %g,\n", REPORT_LEVEL, r->alpha);
+	fputs("  \"methods\": {\"interval\": \"Student t\", \"ratio_interval\": \"Fieller\", "
+	      "\"test\": \"Welch\", \"adjustment\": \"Holm\"},\n  \"ratio_base\": ", f);
+	json_str(f, r->ratio_base);
+	fputs(",\n  \"test_base\": ", f);
+	json_str(f, r->test_base);
+	fputs(",\n  \"run_types\": [", f);
+	for (size_t t = 0; t < r->ntypes; t++) {
+		const struct runtype *rt = runtype_find(r->types[t]);
+
+		fputs(t ? ", {\"name\": " : "{\"name\": ", f);
+		json_str(f, r->types[t]);
+		fputs(", \"unit\": ", f);
+		json_str(f, rt ? rt->unit : NULL);
+		fputc('}', f);
+	}
+	fputs("],\n  \"rows\": [", f);
+	for (size_t g = 0; g < r->nrows; g++) {
+		const struct report_row *row = &r->rows[g];
+		const struct cell *nl = noload_of(r, g);
+		int first = 1;
+
+		fputs(g ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+		json_str(f, row->name);
+		fputs(", \"label\": ", f);
+		json_str(f, row->label);
+		fputs(", \"workload\": ", f);
+		json_str(f, row->identity);
+		fprintf(f, ", \"load_session\": %s, \"baseline\": %s,\n     \"noise\": {\"cv\": ",
+			row->load_session ? "true" : "false", row->reference ? "true" : "false");
+		json_num(f, nl && nl->n >= 2 ? summary_cv(&nl->time) : NAN);
+		fprintf(f, ", \"runs\": %zu},\n     \"environment\": [", nl ? nl->n : 0);
+		for (size_t e = 0; e < row->nenvs; e++) {
+			fputs(e ? ", {" : "{", f);
+			for (size_t k = 0; k < row->envs[e]->n; k++) {
+				if (k)
+					fputs(", ", f);
+				json_str(f, row->envs[e]->kv[k].key);
+				fputs(": ", f);
+				json_str(f, row->envs[e]->kv[k].val);
+			}
+			fputc('}', f);
+		}
+		fputs("],\n     \"cells\": [", f);
+		for (size_t t = 0; t < r->ntypes; t++) {
+			if (!report_cell(r, g, t)->n)
+				continue;
+			fputs(first ? "\n" : ",\n", f);
+			first = 0;
+			json_cell(f, r, g, t);
+		}
+		fputs("]}", f);
+	}
+	fputs("\n  ]\n}\n", f);
 }
 
 static void count_invalid(const struct store *st, char *const *labels, size_t nl)
@@ -400,75 +1322,20 @@ static void count_invalid(const struct store *st, char *const *labels, size_t nl
 int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 		 char *why, size_t len)
 {
-	size_t nlabels, ntypes, ngroups = 0, shown = 0, unmatched = 0;
-	char **labels = distinct(st, 0, &nlabels);
-	char **types = distinct(st, 1, &ntypes);
-	struct group *groups = NULL;
-	struct row *rows;
-	int ret = 0;
+	struct report r;
 
-	if (o->nlabels) {
-		for (size_t i = 0; i < o->nlabels; i++)
-			if (!has(labels, nlabels, o->labels[i]))
-				msg("no valid runs stored for label '%s'", o->labels[i]);
-		size_t k = 0;
-		for (size_t i = 0; i < nlabels; i++)
-			if (has(o->labels, o->nlabels, labels[i]))
-				labels[k++] = labels[i];
-		nlabels = k;
-	}
-	if (o->baseline) {
-		struct row b;
-
-		cell(st, o->baseline, NULL, "noload", &b);
-		if (!b.n) {
-			snprintf(why, len, "baseline '%s' has no valid noload run to divide by",
-				 o->baseline);
-			ret = -1;
-			goto out;
-		}
-	}
-	if (!nlabels) {
-		snprintf(why, len, "no valid runs to report");
-		ret = -1;
-		goto out;
-	}
-	qsort(labels, nlabels, sizeof(*labels), by_version);
-	qsort(types, ntypes, sizeof(*types), by_rank);
-	groups = make_groups(st, labels, nlabels, &ngroups);
-	rows = xcalloc(ngroups, sizeof(*rows));
-	for (size_t t = 0; t < ntypes; t++) {
-		size_t n = 0;
-
-		for (size_t g = 0; g < ngroups; g++) {
-			struct row nl;
-
-			cell(st, groups[g].label, groups[g].identity, types[t], &rows[n]);
-			if (!rows[n].n)
-				continue;
-			rows[n].label = groups[g].name;
-			/* divide by a noload of the same workload only */
-			cell(st, o->baseline ? o->baseline : groups[g].label, groups[g].identity,
-			     "noload", &nl);
-			rows[n].ratio = nl.n ? rows[n].time / nl.time : NAN;
-			unmatched += o->baseline && !nl.n;
-			n++;
-		}
-		if (!n)
-			continue;
-		if (shown++)
-			fputc('\n', f);
-		print_table(f, types[t], rows, n);
-	}
-	free(rows);
-	print_differences(f, groups, ngroups);
-	if (unmatched)
+	if (report_build(st, o, &r, why, len))
+		return -1;
+	if (o->format == REPORT_CSV)
+		print_csv(f, &r);
+	else if (o->format == REPORT_JSON)
+		print_json(f, &r);
+	else
+		print_tables(f, &r, o);
+	if (r.unmatched)
 		msg("baseline '%s' has no noload run of the workload of some rows: their "
-		    "Ratio is -", o->baseline);
-	count_invalid(st, labels, nlabels);
-out:
-	free_groups(groups, ngroups);
-	free(labels);
-	free(types);
-	return ret;
+		    "Ratio is -", r.ratio_base);
+	count_invalid(st, r.labels, r.nlabels);
+	report_free(&r);
+	return 0;
 }

@@ -1,40 +1,100 @@
-/* report.h - the contest tables: cells from stored runs, and their printer. */
+/* report.h - the contest tables: cells from stored runs, their statistics,
+ * and the printers (text and markdown tables, csv and json data). */
 #ifndef CONTEST_REPORT_H
 #define CONTEST_REPORT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "stats.h"
 #include "store.h"
 
-/* One row of a table: the means over a label's valid runs of one type. */
-struct row {
-	const char *label;
-	size_t n;
-	double time;  /* seconds */
-	double cpu;   /* % */
-	double loads; /* units */
-	double lcpu;  /* % */
-	double ratio; /* NaN prints as "-" */
+/* The version of the csv and json layouts (docs/formats.md). */
+#define REPORT_SCHEMA "contest-report/1"
+/* The confidence level of every interval in a report. */
+#define REPORT_LEVEL 0.95
+
+enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_CSV, REPORT_JSON };
+
+/* "text", "markdown", "csv" or "json": 0, else -1. */
+int report_format_parse(const char *name, enum report_format *out);
+
+struct report_opts {
+	const char *baseline;   /* Ratio over its noload, tests against it; or NULL */
+	char *const *labels;    /* rows to show, or all when nlabels == 0 */
+	size_t nlabels;
+	double alpha;           /* significance level; 0 means 0.05 */
+	int stats;              /* spread and intervals in the tables */
+	int columns;            /* the system figures in the tables */
+	enum report_format format;
 };
 
-/* Print one table: "TYPE:", the header and the rows, columns aligned with
- * spaces (the label column widens for labels over 20 characters). */
-void print_table(FILE *f, const char *type, const struct row *rows, size_t n);
+/* Welch's test of one figure of a cell against the baseline's. */
+struct sigtest {
+	const char *untested;   /* why no test was made, or NULL */
+	struct welch w;
+	double p_holm;          /* adjusted across the run types of the row */
+	int significant;        /* p_holm < alpha */
+};
+
+/* A row's figures in one run type's table. */
+struct cell {
+	size_t n;                              /* valid runs; 0: not in this table */
+	struct summary time, cpu, loads, lcpu; /* per run: seconds, %, units, % */
+	double time_ci;                        /* half-width of the mean Time's CI */
+	double ratio, ratio_lo, ratio_hi;      /* NaN when there is none */
+	int has_load;                          /* the run type runs a load */
+	struct sigtest t_time, t_loads;        /* t_loads only with a load */
+	/* The system figures: means over the runs that recorded them, NaN when
+	 * none did (or, for Loads/s, without a load). */
+	double loads_per_s, cpu_total, idle, iowait, majflt, pswpin, pswpout;
+};
+
+/* A row: one label in one configuration (workload identity and whether the
+ * loads had a session of their own).  Runs of different rows are never
+ * averaged together. */
+struct report_row {
+	const char *label;
+	const char *identity;
+	int load_session;
+	char *name;                  /* the label, or "label (k)" */
+	const struct record **envs;  /* its sessions' environment records */
+	size_t nenvs;
+	int reference;               /* the row the others are tested against */
+};
+
+struct report {
+	char **types;                /* run types with data, in suite order */
+	size_t ntypes;
+	struct report_row *rows;     /* labels sorted by version */
+	size_t nrows;
+	struct cell *cells;          /* [row * ntypes + type] */
+	const char *ratio_base;      /* whose noload a Ratio divides by; NULL: own */
+	const char *test_base;       /* the label the rows are tested against */
+	double alpha;
+	size_t compared;             /* rows tested against test_base */
+	size_t tests;                /* tests made */
+	size_t few, flat;            /* not made: < 2 runs on a side; no spread */
+	size_t unmatched;            /* rows without ratio_base's noload */
+	char **labels;               /* (the labels shown) */
+	size_t nlabels;
+};
+
+/* The statistics of every shown cell.  0, or -1 with why (nothing to show,
+ * a --baseline without noload). */
+int report_build(const struct store *st, const struct report_opts *o, struct report *r,
+		 char *why, size_t len);
+const struct cell *report_cell(const struct report *r, size_t row, size_t type);
+void report_free(struct report *r);
+
+/* Build, then print in o->format: every run type with data, in suite order,
+ * one table each, then the notes.  0, or -1 with why. */
+int report_print(FILE *f, const struct store *st, const struct report_opts *o,
+		 char *why, size_t len);
+
 /* The Loads cell: whole units from 10 up; below that one decimal, dropped
  * when it is 0, so that a slow load shows 0.4 rather than 0 and a table of
  * whole numbers reads as the 2002 ones did. */
 void format_loads(double loads, char *buf, size_t len);
-
-struct report_opts {
-	const char *baseline;   /* divide by this label's noload, or NULL */
-	char *const *labels;    /* rows to show, or all when nlabels == 0 */
-	size_t nlabels;
-};
-
-/* Every run type with data, in suite order, one table each.  0, or -1 with
- * why (nothing to show, a baseline without noload). */
-int report_print(FILE *f, const struct store *st, const struct report_opts *o,
-		 char *why, size_t len);
 
 #endif

@@ -2,6 +2,7 @@
 #ifndef CONTEST_UTIL_H
 #define CONTEST_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Format the reason for a failure into why (when there is room) and
  * return -1, for `return whyf(why, len, "mkdir %s: %s", ...)`. */

@@ -127,6 +127,7 @@ ok "and a line says the sessions differ" grep -q "^load_nice: e 0 / 5\$" rep
 run -k d -j 2
 "$CONTEST" report -d res a d >rep 2>err
 ok "rows measured alike: no such lines" sh -c "! grep -q 'Measured differently' rep"
-ok_eq "and nothing but the table: title, header, two rows" "$(grep -c . rep)" 4
+ok_eq "and nothing but the table (title, header, two rows) and the legend: one run a side" \
+	"$(grep -c . rep):$(tail -n 1 rep)" "5:No significance test against a: fewer than 2 valid runs on a side"
 
 done_testing

@@ -7,74 +7,20 @@
 
 #include "report.h"
 #include "tap.h"
+#include "util.h"
 
-static char *table(const char *type, const struct row *rows, size_t n)
+static size_t widest(const char *t)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	size_t w = 0;
 
-	print_table(f, type, rows, n);
-	fclose(f);
-	return buf;
-}
-
-static void test_layout(void)
-{
-	struct row rows[] = {
-		{ "2.4.18", 3, 109.5, 57, 119, 44, 1.5336 },
-		{ "2.5.47-mm1", 5, 83.0, 83, 21, 20, 1.1625 },
-		{ "no-noload", 1, 12.34, 190.4, 0.4, 12, NAN },
-	};
-	char *t = table("process_load", rows, 3);
-
-	is_str(t,
-	       "process_load:\n"
-	       "Kernel               [runs]   Time  CPU%  Loads  LCPU%  Ratio\n"
-	       "2.4.18                  [3]  109.5    57    119     44   1.53\n"
-	       "2.5.47-mm1              [5]   83.0    83     21     20   1.16\n"
-	       "no-noload               [1]   12.3   190    0.4     12      -\n",
-	       "the 2002 layout: label, [runs], Time .1, CPU%%, Loads, LCPU%%, Ratio .2, '-' without noload");
-	ok(!strchr(t, '\t'), "no tabs");
-	free(t);
-
-	struct row lng[] = { { "6.12.0-rc3-sched-ext-lavd", 10, 1234.56, 5, 1234.4, 300, 10.5 } };
-	t = table("noload", lng, 1);
-	char *second = strchr(t, '\n') + 1, *third = strchr(second, '\n') + 1;
-	ok(strchr(second, '\n') - second == strchr(third, '\n') - third,
-	   "a long label widens the column: header and row stay aligned");
-	ok(strstr(t, "[10]") && strstr(t, "1234.6") && strstr(t, "  1234 "), "wide numbers fit");
-	free(t);
-
-	struct row twenty[] = { { "12345678901234567890", 999, 9999.9, 999, 99999, 999, 99.99 } };
-	t = table("noload", twenty, 1);
-	size_t widest = 0;
-	for (char *p = t; *p; ) {
+	for (const char *p = t; *p; ) {
 		size_t l = strcspn(p, "\n");
-		if (l > widest)
-			widest = l;
+
+		if (l > w)
+			w = l;
 		p += l + (p[l] != 0);
 	}
-	ok(widest <= 72, "at most 72 columns for a 20-character label (%zu)", widest);
-	free(t);
-}
-
-static void test_loads(void)
-{
-	char b[32];
-
-	format_loads(0, b, sizeof(b));
-	is_str(b, "0", "no work: 0");
-	format_loads(0.4, b, sizeof(b));
-	is_str(b, "0.4", "a slow load shows 0.4, not 0");
-	format_loads(1.0, b, sizeof(b));
-	is_str(b, "1", "whole units print whole, as in 2002");
-	format_loads(2.96, b, sizeof(b));
-	is_str(b, "3", "2.96 rounds to 3");
-	format_loads(9.94, b, sizeof(b));
-	is_str(b, "9.9", "below 10: one decimal");
-	format_loads(119.4, b, sizeof(b));
-	is_str(b, "119", "from 10 up: whole units");
+	return w;
 }
 
 static struct run mk(const char *label, const char *type, double secs, double cpu,
@@ -97,16 +43,111 @@ static struct run mk(const char *label, const char *type, double secs, double cp
 	return r;
 }
 
-static char *report(struct store *st, const char *baseline, char **labels, size_t n, int *rc)
+static char *report_with(struct store *st, const struct report_opts *o, int *rc)
 {
-	struct report_opts o = { .baseline = baseline, .labels = labels, .nlabels = n };
 	char *buf = NULL, why[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	*rc = report_print(f, st, &o, why, sizeof(why));
+	*rc = report_print(f, st, o, why, sizeof(why));
 	fclose(f);
 	return buf;
+}
+
+static char *report(struct store *st, const char *baseline, char **labels, size_t n, int *rc)
+{
+	struct report_opts o = { .baseline = baseline, .labels = labels, .nlabels = n };
+
+	return report_with(st, &o, rc);
+}
+
+/* The table of one run type in a report: from "TYPE:" to the blank line. */
+static char *table_of(const char *out, const char *type)
+{
+	char *head = xasprintf("%s:\n", type), *t;
+	const char *p = out, *end;
+
+	while ((p = strstr(p, head)) && p != out && p[-1] != '\n')
+		p++;
+	free(head);
+	if (!p)
+		return strdup("");
+	end = strstr(p, "\n\n");
+	t = strndup(p, end ? (size_t)(end - p) + 1 : strlen(p));
+	return t;
+}
+
+static void free_runs(struct run *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		run_free(&runs[i]);
+}
+
+static void test_layout(void)
+{
+	struct run runs[] = {
+		mk("2.4.18", "noload", 109.5 / 1.5336, 90, 0, 0, 1),
+		mk("2.4.18", "process_load", 109.5, 57, 119, 44, 1),
+		mk("2.4.18", "process_load", 109.5, 57, 119, 44, 1),
+		mk("2.4.18", "process_load", 109.5, 57, 119, 44, 1),
+		mk("2.5.47-mm1", "noload", 83.0 / 1.1625, 90, 0, 0, 1),
+		mk("2.5.47-mm1", "process_load", 83.0, 83, 21, 20, 1),
+		mk("2.5.47-mm1", "process_load", 83.0, 83, 21, 20, 1),
+		mk("2.5.47-mm1", "process_load", 83.0, 83, 21, 20, 1),
+		mk("2.5.47-mm1", "process_load", 83.0, 83, 21, 20, 1),
+		mk("2.5.47-mm1", "process_load", 83.0, 83, 21, 20, 1),
+		mk("no-noload", "process_load", 12.34, 190.4, 0.4, 12, 1),
+	};
+	struct store st = { .runs = runs, .nruns = ARRAY_SIZE(runs) };
+	int rc;
+	char *out = report(&st, NULL, NULL, 0, &rc), *t = table_of(out, "process_load");
+
+	is_str(t,
+	       "process_load:\n"
+	       "Kernel               [runs]   Time  CPU%  Loads  LCPU%  Ratio\n"
+	       "2.4.18                  [3]  109.5    57    119     44   1.53\n"
+	       "2.5.47-mm1              [5]   83.0    83     21     20   1.16\n"
+	       "no-noload               [1]   12.3   190    0.4     12      -\n",
+	       "the 2002 layout: label, [runs], Time .1, CPU%%, Loads, LCPU%%, Ratio .2, '-' without noload");
+	ok(!strchr(out, '\t'), "no tabs");
+	free(t);
+	free(out);
+	free_runs(runs, ARRAY_SIZE(runs));
+
+	struct run lng[] = { mk("6.12.0-rc3-sched-ext-lavd", "noload", 1234.56, 5, 1234.4, 300, 1) };
+	st = (struct store){ .runs = lng, .nruns = 1 };
+	out = report(&st, NULL, NULL, 0, &rc);
+	char *second = strchr(out, '\n') + 1, *third = strchr(second, '\n') + 1;
+	ok(strchr(second, '\n') - second == strchr(third, '\n') - third,
+	   "a long label widens the column: header and row stay aligned");
+	ok(strstr(out, "[1]") && strstr(out, "1234.6") && strstr(out, "  1234 "), "wide numbers fit");
+	free(out);
+	free_runs(lng, 1);
+
+	struct run twenty[] = { mk("12345678901234567890", "noload", 9999.9, 999, 99999, 999, 1) };
+	st = (struct store){ .runs = twenty, .nruns = 1 };
+	out = report(&st, NULL, NULL, 0, &rc);
+	ok(widest(out) <= 72, "at most 72 columns for a 20-character label (%zu)", widest(out));
+	free(out);
+	free_runs(twenty, 1);
+}
+
+static void test_loads(void)
+{
+	char b[32];
+
+	format_loads(0, b, sizeof(b));
+	is_str(b, "0", "no work: 0");
+	format_loads(0.4, b, sizeof(b));
+	is_str(b, "0.4", "a slow load shows 0.4, not 0");
+	format_loads(1.0, b, sizeof(b));
+	is_str(b, "1", "whole units print whole, as in 2002");
+	format_loads(2.96, b, sizeof(b));
+	is_str(b, "3", "2.96 rounds to 3");
+	format_loads(9.94, b, sizeof(b));
+	is_str(b, "9.9", "below 10: one decimal");
+	format_loads(119.4, b, sizeof(b));
+	is_str(b, "119", "from 10 up: whole units");
 }
 
 static void test_cells(void)
@@ -139,8 +180,12 @@ static void test_cells(void)
 	       "process_load:\n"
 	       "Kernel               [runs]   Time  CPU%  Loads  LCPU%  Ratio\n"
 	       "a                       [1]   80.0    50     10     10   2.00\n"
-	       "b                       [2]  160.0    65     25     35   1.52\n",
-	       "means of valid runs, suite order, labels sorted, Ratio over own noload");
+	       "b                       [2]  160.0    65     25     35   1.52\n"
+	       "\n"
+	       "No significance test against a: fewer than 2 valid runs on a side\n"
+	       "b                    noise: 6.7% over 2 runs\n",
+	       "means of valid runs, suite order, labels sorted, Ratio over own noload; "
+	       "the legend says no test was made; the noise of b (sd 7.07 / mean 105)");
 	free(out);
 
 	static char b[] = "b";
@@ -162,10 +207,120 @@ static void test_cells(void)
 		run_free(&runs[i]);
 }
 
+/* Two kernels, five runs each: b's process_load is far slower (Time) and
+ * its load got less done (Loads), noload alike. */
+static void test_significance(void)
+{
+	static const double na[] = { 97.2, 103.1, 99.8, 101.0, 98.4 };
+	static const double nb[] = { 98.0, 100.5, 99.0, 101.5, 100.0 };
+	struct run runs[30];
+	size_t n = 0;
+
+	for (int i = 0; i < 5; i++) {
+		runs[n++] = mk("a", "noload", na[i], 90, 0, 0, 1);
+		runs[n++] = mk("b", "noload", nb[i], 90, 0, 0, 1);
+		runs[n++] = mk("a", "process_load", 150 + i, 60, 100 + i, 40, 1);
+		runs[n++] = mk("b", "process_load", 200 + i, 60, 50 + i, 40, 1);
+		runs[n++] = mk("a", "io_load", 300 + i, 60, 10 + i, 40, 1);
+		runs[n++] = mk("b", "io_load", 301 + i, 60, 10 + i, 40, 1);
+	}
+	struct store st = { .runs = runs, .nruns = n };
+	struct report_opts o = { 0 };
+	int rc;
+	char *out = report_with(&st, &o, &rc), *t = table_of(out, "process_load");
+
+	ok(rc == 0 && strstr(t, "\nb                       [5]  202.0*   60     52*    40   2.02\n"),
+	   "b's slower compile and starved load carry a '*' after the value; columns stay");
+	free(t);
+	t = table_of(out, "noload");
+	ok(!strchr(t, '*'), "alike noload: no '*'");
+	free(t);
+	t = table_of(out, "io_load");
+	ok(!strchr(t, '*'), "io_load 1 s apart with sd 1.6: no '*'");
+	free(t);
+	ok(strstr(out, "\n\n* differs from a (Welch's t-test, Holm-adjusted p < 0.05)\n"),
+	   "one legend line under the tables");
+	ok(strstr(out, "\na                    noise: 2.3% over 5 runs\n") &&
+	   strstr(out, "\nb                    noise: 1.4% over 5 runs\n"),
+	   "a noise line per label: CV 2.29%% and 1.35%%, rounded (Python statistics.stdev / mean)");
+	free(out);
+
+	/* the baseline is the first label named, not the first in sort order */
+	static char la[] = "a", lb[] = "b";
+	char *ba[] = { lb, la };
+	o = (struct report_opts){ .labels = ba, .nlabels = 2 };
+	out = report_with(&st, &o, &rc);
+	ok(strstr(out, "* differs from b (") && strstr(out, "\na                       [5]  152.0*"),
+	   "named first, b is the baseline: a is starred");
+	free(out);
+
+	/* --stats: mean, sd, the Ratio and its interval, within 80 columns */
+	o = (struct report_opts){ .stats = 1 };
+	out = report_with(&st, &o, &rc);
+	t = table_of(out, "noload");
+	is_str(t, "noload:\n"
+		  "Kernel               [runs]   Time  +-sd  CPU%  Loads  LCPU%  Ratio     95% CI\n"
+		  "a                       [5]   99.9   2.3    90      0      0   1.00          -\n"
+		  "b                       [5]   99.8   1.4    90      0      0   1.00          -\n",
+		  "--stats: Time's sd beside it (Python: 2.29, 1.35), a noload over itself has no interval");
+	free(t);
+	t = table_of(out, "process_load");
+	ok(strstr(t, "\nb                       [5]  202.0*  1.6    60     52*    40   2.02 1.99..2.06\n") != NULL,
+	   "--stats: the Ratio's Fieller interval, stars kept");
+	free(t);
+	free(out);
+
+	o = (struct report_opts){ .stats = 1, .columns = 1, .format = REPORT_MARKDOWN };
+	out = report_with(&st, &o, &rc);
+	ok(strstr(out, "**process\\_load:**\n\n| Kernel               | [runs] |    Time |") &&
+	   strstr(out, "\n|:---------------------|-------:|") &&
+	   strstr(out, "| 202.0\\* |") && strstr(out, "\n- \\* differs from a"),
+	   "markdown: escaped, aligned, stars escaped, notes as a list");
+	ok(strstr(out, "Loads/s") && strstr(out, "|    0.26 |"), "--columns: Loads/s = 52 / 202 = 0.26");
+	free(out);
+	free_runs(runs, n);
+}
+
+/* CSV and JSON escape what the environment holds. */
+static void test_escaping(void)
+{
+	struct run runs[] = {
+		mk("x", "noload", 10, 90, 0, 0, 1),
+		mk("x", "noload", 11, 90, 0, 0, 1),
+	};
+	struct record env;
+	struct store st = { .runs = runs, .nruns = 2, .envs = &env, .nenvs = 1 };
+	struct report_opts o = { .format = REPORT_CSV };
+	int rc;
+	char *out;
+
+	record_init(&env, "env");
+	record_set(&env, "label", "x");
+	record_set(&env, "session", "s");
+	record_set(&env, "cpu_model", "Fake CPU, \"quoted\"");
+	record_set(&env, "cmdline", "ro\x01quiet \xff\xc3\xa9");
+	out = report_with(&st, &o, &rc);
+	ok(rc == 0 && strstr(out, ",\"Fake CPU, \"\"quoted\"\"\","), "csv: a comma and quotes quoted");
+	ok(strstr(out, "schema,row,label,") && strstr(out, "\ncontest-report/1,x,x,w,0,noload,2,10.5,"),
+	   "csv: the schema, then the row's figures");
+	free(out);
+	o.format = REPORT_JSON;
+	out = report_with(&st, &o, &rc);
+	ok(strstr(out, "\"cmdline\": \"ro\\u0001quiet \\ufffd\xc3\xa9\"") != NULL,
+	   "json: control bytes escaped, a stray byte replaced, UTF-8 kept");
+	ok(strstr(out, "\"Fake CPU, \\\"quoted\\\"\"") && strstr(out, "\"schema\": \"contest-report/1\""),
+	   "json: quotes escaped; the schema named");
+	free(out);
+	record_free(&env);
+	free_runs(runs, 2);
+}
+
 int main(void)
 {
 	test_layout();
 	test_loads();
 	test_cells();
+	test_significance();
+	test_escaping();
 	return tap_done();
 }

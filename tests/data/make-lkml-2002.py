@@ -13,22 +13,10 @@ report (the table lines).  The output is committed; this script documents how.
 import os
 import re
 import sys
-import zlib
+sys.dont_write_bytecode = True  # nothing left in tests/data
+from records import line  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def esc(v):
-    out = ''
-    for b in str(v).encode():
-        c = chr(b)
-        out += c if 32 < b < 127 and c not in '%=' else '%%%02X' % b
-    return out
-
-
-def line(kind, kv):
-    s = kind + ' v=1' + ''.join(' %s=%s' % (esc(k), esc(v)) for k, v in kv)
-    return s + ' crc=%08x\n' % (zlib.crc32(s.encode()) & 0xffffffff)
 
 
 def run(label, sec, rnd, t, cpu, loads, lcpu):

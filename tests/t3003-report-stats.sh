@@ -1,0 +1,133 @@
+#!/bin/sh
+# report --stats, the significance stars and legend, the noise floor, and the
+# csv, json and markdown formats, on records with known times
+# (tests/data/make-stats.py made them and says what they hold).
+. "$TOP_SRCDIR/tests/lib.sh"
+
+cp -r "$TOP_SRCDIR/tests/data/stats" results
+
+# ---- --stats ---------------------------------------------------------------------
+"$CONTEST" report -d results --stats base new one >out 2>err
+ok_eq "report --stats exits 0" "$?" 0
+ok "nothing on stderr" test ! -s err
+ok "the --stats header" grep -qx \
+	"Kernel               \[runs\]   Time  +-sd  CPU%  Loads  LCPU%  Ratio     95% CI" out
+# sd by Python's statistics.stdev: 2.2913 (base noload), 2.0022 (new
+# process_load, 110 + the sleep data's drug 2); the Ratio's interval by
+# Fieller, with the t quantile from integrating the t density in Python:
+# new io_load 202 / 99.8 in [1.9904, 2.0586], process_load 112.33 / 99.8
+# in [1.1051, 1.1464]
+ok "base noload: mean, sd, a noload over itself with no interval" grep -qx \
+	"base                    \[5\]   99.9   2.3    90      0      0   1.00          -" out
+ok "new process_load: the Loads starved, Time not significant (p 0.079)" grep -qx \
+	"new                    \[10\]  112.3   2.0    60     52\*    40   1.13 1.11..1.15" out
+ok "new io_load: slower, the Ratio's interval" grep -qx \
+	"new                     \[5\]  202.0\*  1.6    60     12     40   2.02 1.99..2.06" out
+ok "one run: no sd, no interval, no star" grep -qx \
+	"one                     \[1\]  160.0     -    60     12     40   1.60          -" out
+ok "at most 80 columns, but for the environment's differences" \
+	sh -c "sed '/^Measured differently/,\$d' out | grep -q '.\{81\}'; test \$? = 1"
+ok "no tabs" sh -c "! grep -q '	' out"
+ok_eq "one legend line, right under the tables" \
+	"$(grep -c 'differs from\|significance test' out):$(grep -B1 '^\* ' out | head -n 1)" "1:"
+ok "the legend: what a star means, and that one label was not tested" grep -qx \
+	"\* differs from base (Welch's t-test, Holm-adjusted p < 0.05); no test: < 2 runs" out
+ok "noise: the CV of base's noload Times (2.2913 / 99.9)" grep -qx \
+	"base                 noise: 2.3% over 5 runs" out
+ok "noise: new's (1.3509 / 99.8)" grep -qx "new                  noise: 1.4% over 5 runs" out
+ok "no noise line with one noload run" sh -c "! grep -q '^one .*noise' out"
+
+# ---- the default table keeps the stars -------------------------------------------
+"$CONTEST" report -d results base new >out 2>err
+ok "default table: the 2002 columns, a star after the value" grep -qx \
+	"new                     \[5\]  202.0\*   60     12     40   2.02" out
+ok "default table: the legend, every label tested" grep -qx \
+	"\* differs from base (Welch's t-test, Holm-adjusted p < 0.05)" out
+# process_load's raw p is 0.0794 (R: t.test(extra ~ group, data = sleep));
+# Holm doubles it within new's three run types: 0.159
+"$CONTEST" report -d results --alpha 0.1 base new >out 2>err
+ok "--alpha 0.1: p 0.079 < 0.1, but Holm-adjusted 0.159 is not: no star" \
+	grep -q "^new  *\[10\]  112.3  " out
+"$CONTEST" report -d results --alpha 0.2 base new >out 2>err
+ok "--alpha 0.2: now starred" grep -q "^new  *\[10\]  112.3\* " out
+ok "and the legend says 0.2" grep -q "p < 0.2)$" out
+"$CONTEST" report -d results --baseline new base new >out 2>err
+ok "--baseline new: base is tested against new" grep -q "^\* differs from new " out
+ok "--baseline new: Ratios over new's noload (152 / 99.8)" grep -q "^base  *\[5\]  152.0\*.* 1.52$" out
+"$CONTEST" report -d results new base >out 2>err
+ok "no --baseline: the first label named is the baseline" grep -q "^\* differs from new " out
+
+# ---- configurations apart ----------------------------------------------------------
+"$CONTEST" report -d results base mix >out 2>err
+ok "load_session=1 runs are a row of their own: process_load 111.0 and 221.0" \
+	sh -c "grep -q '^mix (1)  *\[3\]  111.0 ' out && grep -q '^mix (2)  *\[3\]  221.0\* ' out"
+ok "a line says why mix has two rows" \
+	grep -qx "mix (1) and mix (2): mix measured in 2 configurations, shown apart" out
+ok "and which is which" grep -qx "load_session: base no, mix (1) no, mix (2) yes" out
+
+# ---- --columns ---------------------------------------------------------------------
+"$CONTEST" report -d results --columns base one >out 2>err
+ok "--columns: the system figures' headers" grep -q \
+	"Ratio Loads/s CPU+L% Idle% IOwt% MajFlt SwpIn SwpOut$" out
+ok "--columns: base's figures (Loads 12 over 152 s; idle 8.0, iowait 1.5, 30 faults)" grep -qx \
+	"base                    \[5\]  152.0    60     12     40   1.52    0.08    100   8.0   1.5     30     0      3" out
+ok "--columns: records without them show -" grep -qx \
+	"one                     \[1\]  160.0    60     12     40   1.60    0.07    100     -     -      -     -      -" out
+
+# ---- markdown ---------------------------------------------------------------------
+"$CONTEST" report -d results --format markdown base new >md 2>err
+ok_eq "markdown exits 0" "$?" 0
+ok "markdown: a table with aligned columns" grep -q '^|:-*|-*:|' md
+ok "markdown: stars escaped" grep -q '| 202.0\\\* |' md
+ok "markdown: the legend as a list item" grep -q '^- \\\* differs from base' md
+
+# ---- csv ---------------------------------------------------------------------------
+"$CONTEST" report -d results --format csv base new one >csv 2>err
+ok_eq "csv exits 0" "$?" 0
+ok_eq "csv: a header, then one line per label and run type (3 x 3)" "$(wc -l <csv)" 10
+ok_eq "csv: every line names the schema" "$(grep -c '^contest-report/1,' csv)" 9
+ok "csv: the header names the figures" grep -q \
+	"^schema,row,label,workload,load_session,run_type,runs,time_mean,time_sd," csv
+
+# ---- json --------------------------------------------------------------------------
+"$CONTEST" report -d results --format json >json 2>err
+ok_eq "json exits 0" "$?" 0
+if command -v python3 >/dev/null 2>&1; then
+	ok "csv parses, every line as wide as the header" python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len({len(r) for r in rows}) == 1, {len(r) for r in rows}
+d = dict(zip(rows[0], rows[1]))
+assert d["env_cpu_model"] == "Fake CPU, \"quoted\"", d["env_cpu_model"]
+' csv
+	ok "json parses: the schema, five rows, the tests as computed by R" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "contest-report/1" and d["test_base"] == "base"
+rows = {r["name"]: r for r in d["rows"]}
+assert sorted(rows) == ["base", "mix (1)", "mix (2)", "new", "one"], sorted(rows)
+cells = {c["run_type"]: c for c in rows["new"]["cells"]}
+t = cells["process_load"]["tests"]["time"]
+# R, t.test(extra ~ group, data = sleep): t = -1.8608, df = 17.776, p = 0.07939
+assert abs(t["t"] - 1.8608) < 5e-5 and abs(t["df"] - 17.776) < 5e-4, t
+assert abs(t["p"] - 0.07939) < 5e-6 and not t["significant"], t
+ps = sorted(c["tests"]["time"]["p"] for c in cells.values())
+holm = [min(1, (3 - i) * p) for i, p in enumerate(ps)]
+holm = [max(holm[:i + 1]) for i in range(3)]
+got = sorted(c["tests"]["time"]["p_holm"] for c in cells.values())
+assert all(abs(a - b) < 1e-9 for a, b in zip(got, holm)), (got, holm)
+assert cells["process_load"]["tests"]["loads"]["significant"]
+assert "untested" in cells["noload"]["tests"]["loads"]
+one = {c["run_type"]: c for c in rows["one"]["cells"]}
+assert one["noload"]["tests"]["time"]["untested"].startswith("fewer than 2")
+assert one["noload"]["system"]["idle"] is None
+assert abs(rows["base"]["noise"]["cv"] - 2.2912878474779164 / 99.9) < 1e-9
+assert rows["new"]["environment"][0]["cmdline"] == "ro\x01quiet"
+assert rows["mix (2)"]["load_session"] is True
+' json
+else
+	skip "python3 is not installed: the csv and json are not parsed"
+	skip "python3 is not installed: the csv and json are not parsed"
+fi
+
+done_testing
