@@ -16,6 +16,7 @@ enum {
 	OPT_HELP = 'h', OPT_VERSION = 'V', OPT_REPORT = 'r',
 	OPT_LABEL = 'k', OPT_RUNS = 'n', OPT_RESULTS = 'd', OPT_WORKLOAD = 'w',
 	OPT_JOBS = 'j', OPT_OTHER = 'o', OPT_TIME = 't',
+	OPT_OUTPUT = 'o',	/* plot's -o: told apart from OPT_OTHER by the command */
 	OPT_WORK_DIR = 256, OPT_QUICK, OPT_SCALE, OPT_LEAD_TIME, OPT_BASELINE,
 	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
@@ -23,7 +24,7 @@ enum {
 	OPT_ALPHA, OPT_FORMAT,
 };
 
-#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV)
+#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT)
 #define LOADS (CMD_RUN | CMD_LOAD | CMD_LIST)
 
 /* Every option, once: parsing and --help both come from this table. */
@@ -60,18 +61,20 @@ static const struct opt {
 	  "parallel make jobs (default 4 x online CPUs)" },
 	{ OPT_LEAD_TIME, "lead-time", "SECONDS", CMD_RUN,
 	  "wait between loads ready and the timed build (default 3, --quick 1)" },
-	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT,
+	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT | CMD_PLOT,
 	  "results directory (default ./contest-results)" },
-	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT,
+	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT | CMD_PLOT,
 	  "divide Times by this label's noload; test the rows against it" },
 	{ OPT_STATS, "stats", NULL, CMD_REPORT,
 	  "show the spread: Time's sd, the Ratio's 95% interval" },
 	{ OPT_COLUMNS, "columns", NULL, CMD_REPORT,
 	  "add Loads/s, CPU+L%, idle%, iowait%, faults, swap-ins, swap-outs" },
-	{ OPT_ALPHA, "alpha", "P", CMD_REPORT,
+	{ OPT_ALPHA, "alpha", "P", CMD_REPORT | CMD_PLOT,
 	  "significance level of the tests (default 0.05)" },
 	{ OPT_FORMAT, "format", "FORMAT", CMD_REPORT,
 	  "text (default), markdown, csv or json" },
+	{ OPT_OUTPUT, "output", "FILE", CMD_PLOT,
+	  "write the chart to FILE (default: standard output)" },
 	{ OPT_TIME, "time", "SECONDS", CMD_LOAD,
 	  "how long to run the load (default 10)" },
 	{ OPT_WORK_DIR, "work-dir", "DIR", LOADS | CMD_ENV,
@@ -118,8 +121,10 @@ void cli_help(FILE *f, const struct command *cmds)
 {
 	static const struct { unsigned cmds; const char *title; } groups[] = {
 		{ CMD_RUN, "Options of run" },
-		{ CMD_RUN | CMD_REPORT, "Options of run and report" },
+		{ CMD_RUN | CMD_REPORT | CMD_PLOT, "Options of run, report and plot" },
+		{ CMD_REPORT | CMD_PLOT, "Options of report and plot" },
 		{ CMD_REPORT, "Options of report" },
+		{ CMD_PLOT, "Options of plot" },
 		{ CMD_LOAD, "Options of load" },
 		{ CMD_RUN | CMD_LOAD, "Options of run and load" },
 		{ LOADS | CMD_ENV, "Options of run, load, list and env" },
@@ -288,8 +293,11 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 			return usage_error("%s wants seconds from 0.1 to 86400, not '%s'",
 					   name, arg);
 		return 0;
-	case OPT_OTHER:
-		cfg->other_dir = arg;
+	case OPT_OTHER:	/* and OPT_OUTPUT */
+		if (cfg->cmd == CMD_PLOT)
+			cfg->output = arg;
+		else
+			cfg->other_dir = arg;
 		return 0;
 	case OPT_LOAD_NICE:
 		if (parse_i64(arg, -20, 19, &cfg->load_nice))
@@ -347,12 +355,20 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 	return usage_error("internal error: option %d", id);
 }
 
-static const struct opt *opt_by_id(int id)
+/* The option id names for cmd (-o is two options), else for any command. */
+static const struct opt *opt_by_id(int id, enum cmd cmd)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
-		if (opts[i].id == id)
+	const struct opt *any = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+		if (opts[i].id != id)
+			continue;
+		if (opts[i].cmds & cmd)
 			return &opts[i];
-	return NULL;
+		if (!any)
+			any = &opts[i];
+	}
+	return any;
 }
 
 /* An option getopt did not take: another command's, or no option at all. */
@@ -366,7 +382,7 @@ static int unknown_option(const struct command *cmds, enum cmd cmd, int shortopt
 		if (c->id == cmd)
 			cname = c->name;
 	if (shortopt) {
-		o = opt_by_id(shortopt);
+		o = opt_by_id(shortopt, cmd);
 	} else if (!strncmp(word, "--", 2)) {
 		size_t n = strcspn(word + 2, "=");
 
@@ -472,7 +488,7 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 		char shown[64];
 		int r;
 
-		o = opt_by_id(c);
+		o = opt_by_id(c, cfg->cmd);
 		if (c < 256)
 			snprintf(shown, sizeof(shown), "-%c/--%s", c, o->name);
 		else

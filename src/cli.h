@@ -11,6 +11,7 @@ enum cmd {
 	CMD_LIST = 1 << 2,
 	CMD_LOAD = 1 << 3,
 	CMD_ENV = 1 << 4,
+	CMD_PLOT = 1 << 5,
 };
 
 /* -n auto runs this many rounds before it looks at the spread. */
@@ -42,7 +43,8 @@ struct config {
 	double alpha;           /* --alpha */
 	const char *format;     /* --format */
 	double seconds;         /* load -t */
-	const char *other_dir;  /* -o */
+	const char *other_dir;  /* -o of run, load and list */
+	const char *output;     /* -o of plot */
 	int64_t load_nice;      /* --load-nice */
 	int load_session;       /* --load-session */
 	uint64_t procs, chunks, chunk_size; /* process_load */

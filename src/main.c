@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "env.h"
+#include "plot.h"
 #include "report.h"
 #include "runtype.h"
 #include "store.h"
@@ -19,23 +20,57 @@ static int cmd_run(struct config *cfg)
 	return suite_main(cfg);
 }
 
-static int cmd_report(struct config *cfg)
+static struct report_opts report_opts_of(const struct config *cfg)
 {
 	struct report_opts o = {
 		.baseline = cfg->baseline, .labels = cfg->args, .nlabels = (size_t)cfg->nargs,
 		.stats = cfg->stats, .columns = cfg->columns, .alpha = cfg->alpha,
 	};
+
+	if (cfg->format)
+		report_format_parse(cfg->format, &o.format);
+	return o;
+}
+
+static int cmd_report(struct config *cfg)
+{
+	struct report_opts o = report_opts_of(cfg);
 	struct store st;
 	char why[512];
 	int ret = 0;
 
-	if (cfg->format)
-		report_format_parse(cfg->format, &o.format);
 	if (store_load(cfg->results, &st, why, sizeof(why))) {
 		msg("%s", why);
 		return 1;
 	}
 	if (report_print(stdout, &st, &o, why, sizeof(why))) {
+		msg("%s", why);
+		ret = 1;
+	}
+	store_free(&st);
+	return ret;
+}
+
+/* The chart of what report would print: the same rows, cells and tests. */
+static int cmd_plot(struct config *cfg)
+{
+	struct report_opts o = report_opts_of(cfg);
+	struct report r;
+	struct store st;
+	char why[512];
+	int ret = 0;
+
+	if (store_load(cfg->results, &st, why, sizeof(why))) {
+		msg("%s", why);
+		return 1;
+	}
+	if (report_build(&st, &o, &r, why, sizeof(why)) == 0) {
+		ret = plot_write(cfg->output, &r, why, sizeof(why));
+		report_free(&r);
+	} else {
+		ret = -1;
+	}
+	if (ret) {
 		msg("%s", why);
 		ret = 1;
 	}
@@ -125,6 +160,8 @@ static const struct command commands[] = {
 	  "run the benchmark (the default command)" },
 	{ "report", CMD_REPORT, cmd_report, "[options] [LABEL...]",
 	  "print the stored results as contest tables" },
+	{ "plot", CMD_PLOT, cmd_plot, "[-o FILE.svg] [options] [LABEL...]",
+	  "chart the Ratio of every run type as an SVG, with 95% intervals" },
 	{ "load", CMD_LOAD, cmd_load, "NAME [-t SECONDS] [options]",
 	  "run one load alone, with no workload; print its rate and CPU%" },
 	{ "list", CMD_LIST, cmd_list, "[load options]",

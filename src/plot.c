@@ -1,0 +1,247 @@
+/* plot.c - the chart: the Ratio of every run type as a self-contained SVG.
+ *
+ * Hand-written SVG 1.1, no script, no external font or style: it opens in a
+ * browser, an image viewer or an office suite, and reads in print (the
+ * colours are Okabe and Ito's, told apart by colour-blind readers). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plot.h"
+#include "util.h"
+
+#define LEFT 64         /* the y axis and its labels */
+#define RIGHT 24
+#define TOP 56          /* the title */
+#define PLOT_H 280
+#define XLABELS 40      /* the run types under the axis */
+#define LINE 18         /* a line of the legend */
+#define BAR_W 16
+#define BAR_GAP 3
+#define GROUP_MIN 96    /* wide enough for "process_load" under it */
+#define GROUP_GAP 24
+#define MIN_WIDTH 640   /* the legend's notes, with a long label */
+
+static const char *const palette[] = {
+	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
+};
+
+/* s with &, <, >, " and ' as entities: fit for text and attribute values. */
+static void xml_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* The top of the axis: a round number of steps of 1, 2, 2.5 or 5 times a
+ * power of 10, at least 5% above max. */
+static double axis_top(double max, double *step)
+{
+	double raw = max * 1.05 / 5, mag = pow(10, floor(log10(raw))), norm = raw / mag;
+
+	*step = (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 2.5 ? 2.5 : norm <= 5 ? 5 : 10) * mag;
+	return ceil(max * 1.05 / *step) * *step;
+}
+
+/* The highest point of a bar and its whisker. */
+static double bar_top(const struct cell *c)
+{
+	return isnan(c->ratio_hi) ? c->ratio : fmax(c->ratio, c->ratio_hi);
+}
+
+static int has_ratio(const struct cell *c)
+{
+	return c->n && !isnan(c->ratio);
+}
+
+struct frame {
+	double top;      /* the Ratio at the top of the axis */
+	double group_w;  /* one run type's bars */
+	int width, height;
+};
+
+static double y_of(const struct frame *fr, double v)
+{
+	return TOP + PLOT_H - v / fr->top * PLOT_H;
+}
+
+static void axis(FILE *f, const struct report *r, const struct frame *fr, double step)
+{
+	double right = fr->width - RIGHT;
+
+	for (int i = 0; i * step <= fr->top + step / 1000; i++) {
+		double v = i * step, y = y_of(fr, v);
+
+		fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#dddddd\"/>\n", LEFT, y, right, y);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+			LEFT - 6, y + 4, v);
+	}
+	if (fr->top >= 1)	/* the noload level */
+		fprintf(f, "<line class=\"one\" x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#666666\" stroke-dasharray=\"4 3\"/>\n",
+			LEFT, y_of(fr, 1), right, y_of(fr, 1));
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+		LEFT, TOP, LEFT, TOP + PLOT_H);
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
+		LEFT, TOP + PLOT_H, right, TOP + PLOT_H);
+	fprintf(f, "<text x=\"16\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 16 %d)\">"
+		"Ratio</text>\n", TOP + PLOT_H / 2, TOP + PLOT_H / 2);
+	for (size_t t = 0; t < r->ntypes; t++) {
+		fprintf(f, "<text class=\"type\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+			LEFT + GROUP_GAP / 2 + t * (fr->group_w + GROUP_GAP) + fr->group_w / 2,
+			TOP + PLOT_H + 18);
+		xml_str(f, r->types[t]);
+		fputs("</text>\n", f);
+	}
+}
+
+static void bar(FILE *f, const struct report *r, const struct frame *fr, size_t g, size_t t)
+{
+	const struct cell *c = report_cell(r, g, t);
+	const struct report_row *row = &r->rows[g];
+	double x = LEFT + GROUP_GAP / 2 + t * (fr->group_w + GROUP_GAP) +
+		   (fr->group_w - r->nrows * (BAR_W + BAR_GAP) + BAR_GAP) / 2 +
+		   g * (BAR_W + BAR_GAP);
+	double mid = x + BAR_W / 2.0, y = y_of(fr, c->ratio);
+
+	if (!has_ratio(c)) {
+		if (c->n)	/* runs, but no noload to divide by */
+			fprintf(f, "<text class=\"nodata\" x=\"%.1f\" y=\"%d\" "
+				"text-anchor=\"middle\">-</text>\n", mid, TOP + PLOT_H - 4);
+		return;
+	}
+	fprintf(f, "<rect class=\"bar\" data-row=\"");
+	xml_str(f, row->name);
+	fputs("\" data-type=\"", f);
+	xml_str(f, r->types[t]);
+	fprintf(f, "\" data-ratio=\"%.4f\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
+		"fill=\"%s\"%s><title>", c->ratio, x, y, BAR_W, TOP + PLOT_H - y,
+		palette[g % ARRAY_SIZE(palette)],
+		c->t_time.significant ? " stroke=\"black\" stroke-width=\"1.5\"" : "");
+	xml_str(f, row->name);
+	fputc(' ', f);
+	xml_str(f, r->types[t]);
+	fprintf(f, ": Ratio %.2f", c->ratio);
+	if (!isnan(c->ratio_lo))
+		fprintf(f, " (95%% interval %.2f to %.2f)", c->ratio_lo, c->ratio_hi);
+	fprintf(f, ", %zu run%s%s</title></rect>\n", c->n, c->n == 1 ? "" : "s",
+		c->t_time.significant ? ", Time differs significantly" : "");
+	if (!isnan(c->ratio_lo)) {
+		double lo = y_of(fr, c->ratio_lo), hi = y_of(fr, c->ratio_hi);
+
+		fprintf(f, "<path class=\"whisker\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" "
+			"stroke=\"black\" fill=\"none\"/>\n", mid, lo, hi, mid - 4, lo, mid + 4,
+			mid - 4, hi, mid + 4);
+	}
+	if (c->t_time.significant)
+		fprintf(f, "<text class=\"sig\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+			"font-size=\"16\" font-weight=\"bold\">*</text>\n", mid,
+			y_of(fr, bar_top(c)) - 4);
+}
+
+static void legend(FILE *f, const struct report *r)
+{
+	int y = TOP + PLOT_H + XLABELS, sig = 0;
+
+	for (size_t g = 0; g < r->nrows; g++, y += LINE) {
+		fprintf(f, "<rect class=\"key\" x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
+			"fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">", LEFT, y,
+			palette[g % ARRAY_SIZE(palette)], LEFT + 18, y + 11);
+		xml_str(f, r->rows[g].name);
+		if (r->rows[g].load_session)
+			fputs(" (loads in a session of their own)", f);
+		if (r->rows[g].reference)
+			fputs(" (baseline)", f);
+		fputs("</text>\n", f);
+		for (size_t t = 0; t < r->ntypes; t++)
+			sig |= report_cell(r, g, t)->t_time.significant;
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\">Ratio: mean Time / mean noload Time of ", LEFT, y + 11);
+	if (r->ratio_base)
+		xml_str(f, r->ratio_base);
+	else
+		fputs("the same label", f);
+	fputs("; whiskers: 95% interval (Fieller)</text>\n", f);
+	y += LINE;
+	if (r->compared) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\">* and outline: Time differs from ", LEFT, y + 11);
+		xml_str(f, r->test_base);
+		fprintf(f, "'s%s</text>\n<text x=\"%d\" y=\"%d\">(Welch's t-test, p "
+			"Holm-adjusted across run types below alpha %g)</text>\n",
+			sig ? "" : " (none does)", LEFT + 10, y + LINE + 11, r->alpha);
+	}
+}
+
+int plot_svg(FILE *f, const struct report *r)
+{
+	struct frame fr;
+	double max = 1, step;
+
+	for (size_t g = 0; g < r->nrows; g++)
+		for (size_t t = 0; t < r->ntypes; t++)
+			if (has_ratio(report_cell(r, g, t)))
+				max = fmax(max, bar_top(report_cell(r, g, t)));
+	fr.top = axis_top(max, &step);
+	fr.group_w = fmax(GROUP_MIN, (double)r->nrows * (BAR_W + BAR_GAP));
+	fr.width = LEFT + (int)ceil(r->ntypes * (fr.group_w + GROUP_GAP)) + RIGHT;
+	if (fr.width < MIN_WIDTH)
+		fr.width = MIN_WIDTH;
+	fr.height = TOP + PLOT_H + XLABELS + (int)(r->nrows + 3) * LINE + 8;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<title>contest: Ratio per run type</title>\n"
+		"<rect class=\"background\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n"
+		"<text x=\"%d\" y=\"28\" font-size=\"15\" font-weight=\"bold\">"
+		"contest: Ratio per run type, with 95%% intervals</text>\n",
+		fr.width, fr.height, fr.width, fr.height, fr.width, fr.height, LEFT);
+	axis(f, r, &fr, step);
+	for (size_t t = 0; t < r->ntypes; t++)
+		for (size_t g = 0; g < r->nrows; g++)
+			bar(f, r, &fr, g, t);
+	legend(f, r);
+	fputs("</svg>\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+int plot_write(const char *path, const struct report *r, char *why, size_t len)
+{
+	char *tmp;
+	FILE *f;
+	int bad;
+
+	if (!path || !strcmp(path, "-"))
+		return plot_svg(stdout, r) ? whyf(why, len, "writing the chart: %s",
+						  strerror(errno)) : 0;
+	tmp = xasprintf("%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f) {
+		whyf(why, len, "cannot create %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	bad = plot_svg(f, r);
+	if (fclose(f) || bad || rename(tmp, path)) {
+		whyf(why, len, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

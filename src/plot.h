@@ -1,0 +1,20 @@
+/* plot.h - the chart: the Ratio of every run type as a self-contained SVG. */
+#ifndef CONTEST_PLOT_H
+#define CONTEST_PLOT_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+/* One group of bars per run type, one bar per row (label and
+ * configuration) with its Ratio, the 95% interval as whiskers, a '*' over
+ * a bar whose Time differs significantly from the baseline's, the axis and
+ * a legend.  Every bar is a <rect class="bar"> with data-row, data-type and
+ * data-ratio attributes.  Returns what fprintf's ferror says: 0 or -1. */
+int plot_svg(FILE *f, const struct report *r);
+
+/* plot_svg into path (path.tmp, then renamed over it), or stdout when path
+ * is NULL or "-".  0, or -1 with why. */
+int plot_write(const char *path, const struct report *r, char *why, size_t len);
+
+#endif
