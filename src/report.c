@@ -368,26 +368,31 @@ void report_free(struct report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int report_build(const struct store *st, const struct report_opts *o, struct report *r,
-		 char *why, size_t len)
+/* The labels asked for (all when none is), each named one without valid
+ * runs reported. */
+static void select_labels(const struct store *st, const struct report_opts *o,
+			  struct report *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->alpha = o->alpha > 0 ? o->alpha : ALPHA_DEFAULT;
-	r->labels = distinct(st, 0, &r->nlabels);
-	r->types = distinct(st, 1, &r->ntypes);
-	if (o->nlabels) {
-		size_t k = 0;
-
-		for (size_t i = 0; i < o->nlabels; i++)
-			if (!has(r->labels, r->nlabels, o->labels[i]))
-				msg("no valid runs stored for label '%s'", o->labels[i]);
-		for (size_t i = 0; i < r->nlabels; i++)
-			if (has(o->labels, o->nlabels, r->labels[i]))
-				r->labels[k++] = r->labels[i];
-		r->nlabels = k;
-	}
-	/* the run types of the rows shown */
 	size_t k = 0;
+
+	r->labels = distinct(st, 0, &r->nlabels);
+	if (!o->nlabels)
+		return;
+	for (size_t i = 0; i < o->nlabels; i++)
+		if (!has(r->labels, r->nlabels, o->labels[i]))
+			msg("no valid runs stored for label '%s'", o->labels[i]);
+	for (size_t i = 0; i < r->nlabels; i++)
+		if (has(o->labels, o->nlabels, r->labels[i]))
+			r->labels[k++] = r->labels[i];
+	r->nlabels = k;
+}
+
+/* The run types of the labels shown. */
+static void select_types(const struct store *st, struct report *r)
+{
+	size_t k = 0;
+
+	r->types = distinct(st, 1, &r->ntypes);
 	for (size_t t = 0; t < r->ntypes; t++) {
 		int shown = 0;
 
@@ -398,6 +403,27 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 			r->types[k++] = r->types[t];
 	}
 	r->ntypes = k;
+}
+
+/* The label the rows are tested against: --baseline, else the first label
+ * named that has runs, else the first in sort order. */
+static const char *test_base(const struct report *r, const struct report_opts *o)
+{
+	if (o->baseline)
+		return o->baseline;
+	for (size_t i = 0; i < o->nlabels; i++)
+		if (has(r->labels, r->nlabels, o->labels[i]))
+			return o->labels[i];
+	return r->labels[0];
+}
+
+int report_build(const struct store *st, const struct report_opts *o, struct report *r,
+		 char *why, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	r->alpha = o->alpha > 0 ? o->alpha : ALPHA_DEFAULT;
+	select_labels(st, o, r);
+	select_types(st, r);
 	if (o->baseline) {
 		struct sel s = { o->baseline, "noload", NULL, -1 };
 		struct cell b;
@@ -416,14 +442,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	qsort(r->labels, r->nlabels, sizeof(*r->labels), by_version);
 	qsort(r->types, r->ntypes, sizeof(*r->types), by_rank);
 	r->ratio_base = o->baseline;
-	/* the baseline: --baseline, else the first label named that has runs,
-	 * else the first in sort order */
-	r->test_base = o->baseline;
-	for (size_t i = 0; i < o->nlabels && !r->test_base; i++)
-		if (has(r->labels, r->nlabels, o->labels[i]))
-			r->test_base = o->labels[i];
-	if (!r->test_base)
-		r->test_base = r->labels[0];
+	r->test_base = test_base(r, o);
 	r->rows = make_rows(st, r->labels, r->nlabels, &r->nrows);
 	r->cells = xcalloc(r->nrows * r->ntypes, sizeof(*r->cells));
 	for (size_t g = 0; g < r->nrows; g++) {
@@ -499,9 +518,18 @@ static int ignored(const char *key)
 	return 0;
 }
 
+/* Control characters shown as '?': a value must not drive the terminal. */
+static char *printable(char *s)
+{
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
+}
+
 /* A value as compared and shown: sizes rounded (MemTotal moves a little with
  * the kernel), the boot image left out of the command line (it is the
- * kernel). */
+ * kernel), control characters as '?'. */
 static char *normalised(const char *key, const char *val)
 {
 	if ((!strcmp(key, "mem_total") || !strcmp(key, "swap_total")) && strcmp(val, "absent")) {
@@ -525,9 +553,9 @@ static char *normalised(const char *key, const char *val)
 			strcat(out, w);
 		}
 		free(copy);
-		return out;
+		return printable(out);
 	}
-	return xstrdup(val);
+	return printable(xstrdup(val));
 }
 
 /* A row's values of key, each distinct one once, joined by " / ", and how

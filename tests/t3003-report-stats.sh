@@ -57,6 +57,9 @@ ok "--baseline new: Ratios over new's noload (152 / 99.8)" grep -q "^base  *\[5\
 "$CONTEST" report -d results new base >out 2>err
 ok "no --baseline: the first label named is the baseline" grep -q "^\* differs from new " out
 
+ok "the environment's differences: a control character shown as ?" \
+	grep -qx "cmdline: base absent, new ro?quiet" out
+
 # ---- configurations apart ----------------------------------------------------------
 "$CONTEST" report -d results base mix >out 2>err
 ok "load_session=1 runs are a row of their own: process_load 111.0 and 221.0" \
@@ -129,5 +132,13 @@ else
 	skip "python3 is not installed: the csv and json are not parsed"
 	skip "python3 is not installed: the csv and json are not parsed"
 fi
+
+# ---- bad values ----------------------------------------------------------------------
+"$CONTEST" report -d results --alpha 0 >out 2>err
+ok_eq "--alpha 0 is a usage error" "$?" 2
+ok "and says what it wants" grep -q "alpha wants a probability between 0 and 1" err
+"$CONTEST" report -d results --format xml >out 2>err
+ok_eq "--format xml is a usage error" "$?" 2
+ok "and names the formats" grep -q "format wants text, markdown, csv or json, not 'xml'" err
 
 done_testing
