@@ -21,7 +21,7 @@ enum {
 	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
 	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS,
-	OPT_ALPHA, OPT_FORMAT,
+	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT)
@@ -61,6 +61,10 @@ static const struct opt {
 	  "parallel make jobs (default 4 x online CPUs)" },
 	{ OPT_LEAD_TIME, "lead-time", "SECONDS", CMD_RUN,
 	  "wait between loads ready and the timed build (default 3, --quick 1)" },
+	{ OPT_DRY_RUN, "dry-run", NULL, CMD_RUN,
+	  "print the plan (sizes, scratch, estimate) and exit; write or start nothing" },
+	{ OPT_QUIET, "quiet", NULL, CMD_RUN,
+	  "print nothing but errors and the final table" },
 	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT | CMD_PLOT,
 	  "results directory (default ./contest-results)" },
 	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT | CMD_PLOT,
@@ -272,6 +276,12 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		return 0;
 	case OPT_QUICK:
 		cfg->quick = 1;
+		return 0;
+	case OPT_DRY_RUN:
+		cfg->dry_run = 1;
+		return 0;
+	case OPT_QUIET:
+		cfg->quiet = 1;
 		return 0;
 	case OPT_SCALE:
 		if (parse_u64(arg, 1, 100000, &cfg->scale))

@@ -34,6 +34,8 @@ struct config {
 	const char *clean_cmd;  /* --clean-cmd */
 	const char *work_dir;   /* --work-dir */
 	int quick;              /* --quick */
+	int dry_run;            /* --dry-run: the plan only */
+	int quiet;              /* --quiet: errors and the final table only */
 	uint64_t scale;         /* --scale, 0 = default */
 	uint64_t jobs;          /* -j, 0 = 4 x ncpus */
 	double lead_time;       /* --lead-time, < 0 = default */

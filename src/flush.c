@@ -14,12 +14,19 @@ static int drop_file(int fd, void *arg)
 	return 0;
 }
 
+#define DROP_CACHES "/proc/sys/vm/drop_caches"
+
+const char *flush_method(void)
+{
+	return access(DROP_CACHES, W_OK) == 0 ? "drop_caches" : "fadvise";
+}
+
 const char *flush_caches(const char *const dirs[])
 {
 	int fd;
 
 	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	fd = open(DROP_CACHES, O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		int ok = write(fd, "3\n", 2) == 2;
 

@@ -6,5 +6,7 @@
  * posix_fadvise(DONTNEED) over every file below each directory in dirs
  * (NULL-terminated).  Returns the method used: "drop_caches" or "fadvise". */
 const char *flush_caches(const char *const dirs[]);
+/* The method flush_caches() would use here, without flushing anything. */
+const char *flush_method(void);
 
 #endif

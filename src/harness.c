@@ -173,6 +173,7 @@ static int wait_ready(struct loadset *ls, int fd, char *why, size_t len)
 			snprintf(why, len, "interrupted");
 			return -1;
 		}
+		proc_tick();
 		if (r > 0) {
 			ssize_t n = read(fd, buf, sizeof(buf));
 
@@ -500,6 +501,13 @@ static void sysfig_delta(const struct sysfig *a, const struct sysfig *b, struct 
 
 /* ---- one run ------------------------------------------------------------- */
 
+static void phase(const struct harness *h, const char *what, const struct loadset *ls,
+		  double w0)
+{
+	if (h->phase)
+		h->phase(what, ls, w0);
+}
+
 static void invalid(struct run *run, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -530,6 +538,7 @@ static int timed_build(struct harness *h, struct loadset *ls, struct run *run)
 		w0 = loadset_work(ls);
 	}
 	sysfig_sample(&s0);
+	phase(h, "compiling", ls, w0);
 	if (workload_run(h->wl, h->wl->build, &b, why, sizeof(why))) {
 		if (proc_interrupted())
 			return -1;
@@ -568,6 +577,7 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 	run->load_session = h->load_session;
 	run->flush = xstrdup("none");
 	run_sysfig_absent(run);
+	phase(h, "cleaning", NULL, 0);
 	if (workload_run(h->wl, h->wl->clean, &b, why, sizeof(why)) ||
 	    !WIFEXITED(b.status) || WEXITSTATUS(b.status)) {
 		if (proc_interrupted())
@@ -577,15 +587,19 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 		workload_show_failure(h->wl, 20, stderr);
 		return 0;
 	}
+	if (c && c->ops->setup)
+		phase(h, "setting up the load", NULL, 0);
 	if (c && c->ops->setup && c->ops->setup(c, why, sizeof(why))) {
 		invalid(run, "%s setup: %s", c->ops->name, why);
 		goto cleanup;
 	}
 	if (!rt->cacherun) {
+		phase(h, "flushing caches", NULL, 0);
 		free(run->flush);
 		run->flush = xstrdup(flush_caches(h->flush_dirs));
 	}
 	if (c) {
+		phase(h, "starting the load", NULL, 0);
 		ls = loadset_start(h, c, why, sizeof(why));
 		if (!ls) {
 			if (proc_interrupted()) {
@@ -595,9 +609,11 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 			invalid(run, "%s", why);
 			goto cleanup;
 		}
+		phase(h, "lead time", NULL, 0);
 		for (int64_t end = mono_ns() + h->lead_ns; mono_ns() < end;) {
 			if (proc_interrupted() || loadset_check(ls, why, sizeof(why)))
 				break;
+			proc_tick();
 			sleep_ns(end - mono_ns() < 100000000 ? end - mono_ns() : 100000000);
 		}
 		if (proc_interrupted()) {
@@ -617,6 +633,7 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 		invalid(run, "%s during the timed run", why);
 stop:
 	if (ls) {
+		phase(h, "stopping the load", NULL, 0);
 		if (loadset_stop(ls, &run->load_user_ns, &run->load_sys_ns, why, sizeof(why)))
 			invalid(run, "%s", why);
 		if (run->load_user_ns < 0)

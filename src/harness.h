@@ -10,6 +10,8 @@
 #include "runtype.h"
 #include "workload.h"
 
+struct loadset;
+
 struct harness {
 	struct workload *wl;
 	const char *const *flush_dirs; /* what fadvise flushing covers */
@@ -18,10 +20,13 @@ struct harness {
 	int64_t ready_timeout_ns;      /* how long a load may take to get ready */
 	int load_nice;                 /* nice of every load process */
 	int load_session;              /* loads in a session of their own */
+	/* Told what a run does now, for the progress line, or NULL: the
+	 * phase, and while the build is timed under a load, the loads and
+	 * their work when it started (else NULL and 0). */
+	void (*phase)(const char *what, const struct loadset *ls, double w0);
 };
 
 /* A started load: its processes and their counters. */
-struct loadset;
 
 /* Fork c->nprocs processes running c->ops->run and wait until every one is
  * ready.  NULL with why when one fails or dies first, or a stop signal

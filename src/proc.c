@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@ static volatile sig_atomic_t stop_signal;
 static int guard_fd = -1;	/* contest's end of the pipe to the guardian */
 static pid_t guard_pid;
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+static void (*tick)(void);	/* called about once a second while waiting */
 
 static void on_signal(int sig)
 {
@@ -285,8 +288,50 @@ pid_t proc_spawn(char *const argv[], const char *dir, int out_fd, char *why, siz
 	return pid;
 }
 
+void proc_set_tick(void (*fn)(void))
+{
+	tick = fn;
+}
+
+void proc_tick(void)
+{
+	if (tick)
+		tick();
+}
+
+/* Until pid exits: with a tick, poll a pidfd of it (Linux 5.3) for a
+ * second at a time and call the tick in between.  0 when pid may have
+ * exited (or nothing to wait with: wait4 then waits), -1 when a stop
+ * signal arrived. */
+static int wait_exit(pid_t pid)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	int r;
+
+	if (!tick)
+		return 0;
+#ifdef SYS_pidfd_open
+	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	pfd.fd = -1;
+	(void)pid;
+#endif
+	while (pfd.fd >= 0 && !stop_signal) {
+		r = poll(&pfd, 1, 1000);
+		if (r > 0 || (r < 0 && errno != EINTR))
+			break;
+		if (r == 0)
+			tick();
+	}
+	if (pfd.fd >= 0)
+		close(pfd.fd);
+	return stop_signal ? -1 : 0;
+}
+
 int proc_wait(pid_t pid, int *status, struct rusage *ru)
 {
+	if (wait_exit(pid))
+		return -1;
 	for (;;) {
 		if (wait4(pid, status, 0, ru) == pid) {
 			proc_forget(pid);

@@ -44,8 +44,14 @@ pid_t proc_fork_sibling(int (*fn)(void *), void *arg);
 pid_t proc_spawn(char *const argv[], const char *dir, int out_fd, char *why, size_t len);
 
 /* wait4 for pid.  Returns 0, or -1 when a stop signal arrived first (the
- * child is then still running). */
+ * child is then still running).  With a tick set, calls it about once a
+ * second meanwhile. */
 int proc_wait(pid_t pid, int *status, struct rusage *ru);
+/* Have proc_wait() call fn about once a second while it waits (NULL: never;
+ * it then sleeps in wait4 until the child exits). */
+void proc_set_tick(void (*fn)(void));
+/* Call the tick now, for other loops that wait (it limits its own rate). */
+void proc_tick(void);
 /* Stop process group pgid led by pid (SIGTERM, up to grace_ns, SIGKILL) and
  * reap its leader. */
 void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru);

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,10 +17,12 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "flush.h"
 #include "fsutil.h"
 #include "harness.h"
 #include "registry.h"
 #include "proc.h"
+#include "progress.h"
 #include "report.h"
 #include "runtype.h"
 #include "stats.h"
@@ -40,6 +43,7 @@ struct suite {
 	char session[64];
 	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
 	int made_work_dir;
+	int added_noload;       /* noload added for the Ratio: the plan says so */
 	int work_lock, results_lock; /* fds of the held locks, or -1 */
 	size_t kept, invalid;
 };
@@ -72,11 +76,10 @@ static int pick_types(struct suite *s)
 }
 
 /* A load run alone still needs a noload to divide by: when the label has
- * no valid noload of this workload yet, run one in every round too. */
-static void add_noload_if_missing(struct suite *s)
+ * no valid noload of this workload yet in st (NULL: no results yet), run
+ * one in every round too. */
+static void add_noload_if_missing(struct suite *s, const struct store *st)
 {
-	struct store st;
-	char why[512];
 	int loads = 0, have = 0;
 
 	for (size_t i = 0; i < s->ntypes; i++) {
@@ -86,24 +89,20 @@ static void add_noload_if_missing(struct suite *s)
 	}
 	if (!loads || s->ntypes + 1 > ARRAY_SIZE(s->types))
 		return;
-	if (store_load(s->cfg->results, &st, why, sizeof(why)) == 0) {
-		for (size_t i = 0; i < st.nruns && !have; i++) {
-			const struct run *r = &st.runs[i];
+	for (size_t i = 0; st && i < st->nruns && !have; i++) {
+		const struct run *r = &st->runs[i];
 
-			/* a configuration divides by its own noload */
-			have = r->valid && !strcmp(r->type, "noload") &&
-			       !strcmp(r->label, s->label) && !strcmp(r->workload, s->wl.identity) &&
-			       r->load_session == s->h.load_session;
-		}
-		store_free(&st);
+		/* a configuration divides by its own noload */
+		have = r->valid && !strcmp(r->type, "noload") &&
+		       !strcmp(r->label, s->label) && !strcmp(r->workload, s->wl.identity) &&
+		       r->load_session == s->h.load_session;
 	}
 	if (have)
 		return;
 	memmove(&s->types[1], &s->types[0], s->ntypes * sizeof(s->types[0]));
 	s->types[0] = runtype_find("noload");
 	s->ntypes++;
-	msg("%s has no noload run of this workload yet: adding noload, so that "
-	    "the Ratio has something to divide by", s->label);
+	s->added_noload = 1;
 }
 
 static int pick_label(struct suite *s)
@@ -123,12 +122,22 @@ static int pick_label(struct suite *s)
 	return 0;
 }
 
-/* The results directory must take records before an hour of work. */
-static int check_results_dir(const char *dir)
+/* The results directory must take records before an hour of work.  With
+ * create 0 (--dry-run) a missing one is only checked for: can it be made? */
+static int check_results_dir(const char *dir, int create)
 {
 	struct stat st;
 
-	if (mkdir(dir, 0755) && errno != EEXIST) {
+	if (!create && stat(dir, &st) && errno == ENOENT) {
+		char *copy = xstrdup(dir);
+		int bad = access(dirname(copy), W_OK | X_OK);
+
+		if (bad)
+			msg("cannot create results directory %s: %s", dir, strerror(errno));
+		free(copy);
+		return bad ? -1 : 0;
+	}
+	if (create && mkdir(dir, 0755) && errno != EEXIST) {
 		msg("cannot create results directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
@@ -171,7 +180,7 @@ static int lock_dir(const char *dir, const char *what)
 		return -1;
 	}
 	if (old[0] && atoi(old) != getpid())
-		msg("taking over %s from contest pid %s, which is gone", path, old);
+		info("taking over %s from contest pid %s, which is gone", path, old);
 	snprintf(old, sizeof(old), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, old, strlen(old), 0) < 0)
 		msg("cannot write %s: %s", path, strerror(errno));
@@ -216,7 +225,7 @@ static void sweep_dead_scratch(const char *wd)
 			msg("cannot remove %s, left by contest pid %d: %s", path, pid,
 			    strerror(errno));
 		else
-			msg("removed %s, left by contest pid %d, which is gone", path, pid);
+			info("removed %s, left by contest pid %d, which is gone", path, pid);
 		free(path);
 	}
 	closedir(d);
@@ -447,7 +456,8 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 	char line[512];
 	int n;
 
-	n = snprintf(line, sizeof(line), "[%zu/%zu] %s round %d/%llu:", step, steps,
+	n = snprintf(line, sizeof(line), "[%*zu/%zu] %s round %d/%llu:",
+		     snprintf(NULL, 0, "%zu", steps), step, steps,
 		     run->type, run->round, (unsigned long long)rounds);
 	if (run->elapsed_ns)
 		n += snprintf(line + n, sizeof(line) - (size_t)n,
@@ -463,7 +473,10 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 	}
 	snprintf(line + n, sizeof(line) - (size_t)n, "%s%s%s", run->elapsed_ns ? "," : "",
 		 run->valid ? " valid" : " INVALID: ", run->valid ? "" : run->reason);
-	msg("%s", line);
+	if (run->valid)
+		info("%s", line);
+	else
+		msg("%s", line);	/* --quiet shows it too */
 }
 
 /* -n auto: whether every run type's mean Time over this suite's valid runs
@@ -533,12 +546,16 @@ static int rounds(struct suite *s)
 				.session = s->session, .workload = s->wl.identity,
 				.round = (int)round,
 			};
+			int64_t t0 = mono_ns();
 			int rc;
 
-			if (rt->cacherun && !built &&
-			    untimed_build(s, "the build before cacherun")) {
-				ret = proc_interrupted() ? -1 : -2;
-				break;
+			progress_run(step);
+			if (rt->cacherun && !built) {
+				progress_phase("the build before cacherun", NULL, 0);
+				if (untimed_build(s, "the build before cacherun")) {
+					ret = proc_interrupted() ? -1 : -2;
+					break;
+				}
 			}
 			rc = harness_run(&s->h, rt, s->ctx[i], &run);
 			built = !strcmp(rt->name, "noload") && run.valid;
@@ -548,6 +565,8 @@ static int rounds(struct suite *s)
 				ret = -1;
 				break;
 			}
+			progress_ran((double)(mono_ns() - t0) / NS_PER_SEC,
+				     (double)run.elapsed_ns / NS_PER_SEC);
 			report_run(&run, ++step, steps, s->cfg->runs);
 			rc = store_run(s, &run);
 			if (run.valid)
@@ -580,13 +599,13 @@ static void print_summary(struct suite *s)
 		store_free(&st);
 	}
 	path = store_path(s->cfg->results, s->label);
-	msg("%zu valid and %zu invalid runs added to %s; compare kernels with "
-	    "'contest report -d %s'", s->kept, s->invalid, path, s->cfg->results);
+	info("%zu valid and %zu invalid runs added to %s; compare kernels with "
+	     "'contest report -d %s'", s->kept, s->invalid, path, s->cfg->results);
 	free(path);
 }
 
 /* What --load-session does here: with autogroup off, only the session. */
-static void print_load_session(void)
+static void print_load_session(FILE *f)
 {
 	const char *how = "autogroup unknown here";
 	char ag[16];
@@ -594,22 +613,50 @@ static void print_load_session(void)
 	if (read_small("/proc/sys/kernel/sched_autogroup_enabled", ag, sizeof(ag)) == 0)
 		how = !strcmp(ag, "0") ? "autogroup off: scheduled as without it" :
 		      "autogroup on: a scheduling group of their own";
-	fprintf(stderr, "    loads in a session of their own (%s)\n", how);
+	fprintf(f, "    loads in a session of their own (%s)\n", how);
 }
 
-/* What is about to run, with the sizes every load resolved. */
-static void print_plan(struct suite *s)
+/* What is about to run: label, rounds, run types, workload, every load's
+ * size, scratch, flush, results and the time it should take.  On stdout
+ * for --dry-run, where it is the output; else on stderr. */
+static void print_plan(struct suite *s, FILE *f)
 {
+	const char *flush = flush_method();
+	const char *prefix = f == stderr ? "contest: " : "";
+	char *path = store_path(s->cfg->results, s->label);
+	char size[32] = "?";
+	uint64_t avail;
+	double left = progress_left();
+
+	msg_prepare();
 	if (s->cfg->auto_runs)
-		msg("%s: -n auto, %d to %llu rounds (until every mean Time is known to "
-		    "%g%%) of", s->label, AUTO_MIN_RUNS, (unsigned long long)s->cfg->runs,
-		    s->cfg->precision);
+		fprintf(f, "%s%s: -n auto, %d to %llu rounds (until every mean Time is known "
+			"to %g%%) of %zu run type%s, up to %llu timed runs\n", prefix, s->label,
+			AUTO_MIN_RUNS, (unsigned long long)s->cfg->runs, s->cfg->precision,
+			s->ntypes, s->ntypes == 1 ? "" : "s",
+			(unsigned long long)(s->cfg->runs * s->ntypes));
 	else
-		msg("%s: %llu round%s of", s->label, (unsigned long long)s->cfg->runs,
-		    s->cfg->runs == 1 ? "" : "s");
+		fprintf(f, "%s%s: %llu round%s of %zu run type%s, %llu timed runs\n", prefix,
+			s->label, (unsigned long long)s->cfg->runs, s->cfg->runs == 1 ? "" : "s",
+			s->ntypes, s->ntypes == 1 ? "" : "s",
+			(unsigned long long)(s->cfg->runs * s->ntypes));
 	for (size_t i = 0; i < s->ntypes; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "    ", s->types[i]->name);
-	fprintf(stderr, "\n    workload: %s\n", s->wl.identity);
+		fprintf(f, "%s%s", i ? ", " : "    run types: ", s->types[i]->name);
+	if (s->added_noload)
+		fprintf(f, " (noload added: %s has no noload of this workload yet, and "
+			"the Ratio divides by it)", s->label);
+	fprintf(f, "\n    workload: %s\n", s->wl.identity);
+	if (fs_free_bytes(s->cfg->work_dir, &avail) == 0)
+		format_size(avail, size, sizeof(size));
+	fprintf(f, "    scratch: %s (%s free), removed at the end\n", s->cfg->work_dir, size);
+	if (!strcmp(flush, "drop_caches"))
+		fprintf(f, "    flush: drop_caches before every run but cacherun (root)\n");
+	else
+		fprintf(f, "    flush: posix_fadvise DONTNEED over the work directory%s before "
+			"every run but cacherun (not root: drop_caches is not writable)\n",
+			s->wl.user_tree ? " and the tree" : "");
+	fprintf(f, "    results: %s\n", path);
+	free(path);
 	for (size_t i = 0; i < s->ntypes; i++) {
 		struct load_ctx *c = s->ctx[i];
 		char what[512] = "";
@@ -621,42 +668,79 @@ static void print_plan(struct suite *s)
 		else if (c->size)
 			format_size(c->size, what, sizeof(what));
 		if (what[0])
-			fprintf(stderr, "    %s: %s\n", c->ops->name, what);
+			fprintf(f, "    %s: %s\n", c->ops->name, what);
 	}
 	if (s->h.load_nice)
-		fprintf(stderr, "    loads at nice %d\n", s->h.load_nice);
+		fprintf(f, "    loads at nice %d\n", s->h.load_nice);
 	if (s->h.load_session)
-		print_load_session();
+		print_load_session(f);
+	if (left >= 0) {
+		format_duration(left, size, sizeof(size));
+		fprintf(f, "    estimate: %s %s, from earlier runs of this workload\n",
+			s->cfg->auto_runs ? "at most about" : "about", size);
+	} else {
+		fprintf(f, "    estimate: once the warm-up build is timed\n");
+	}
 }
 
 static int setup_suite(struct suite *s)
 {
 	char why[512];
 	unsigned jobs = s->cfg->jobs ? (unsigned)s->cfg->jobs : 4 * env_ncpus();
+	struct store st;
+	int dry = s->cfg->dry_run, have_store;
+	int64_t t0;
+	double warmup;
 
-	if (check_results_dir(s->cfg->results))
+	if (check_results_dir(s->cfg->results, !dry))
 		return -1;
-	s->results_lock = lock_dir(s->cfg->results, "results directory");
-	if (s->results_lock < 0 || make_run_dir(s))
-		return -1;
+	if (dry) {
+		/* named, never made */
+		s->run_dir = xasprintf("%s/run-%d-XXXXXX", s->cfg->work_dir, (int)getpid());
+	} else {
+		s->results_lock = lock_dir(s->cfg->results, "results directory");
+		if (s->results_lock < 0 || make_run_dir(s))
+			return -1;
+	}
 	if (workload_init(&s->wl, s->cfg, s->run_dir, jobs, why, sizeof(why))) {
 		msg("%s", why);
 		return -1;
 	}
 	s->flush_dirs[1] = s->wl.user_tree ? s->wl.tree : NULL;
-	add_noload_if_missing(s);
+	have_store = store_load(s->cfg->results, &st, why, sizeof(why)) == 0;
+	add_noload_if_missing(s, have_store ? &st : NULL);
+	progress_plan(s->types, s->ntypes, s->cfg->runs, s->cfg->auto_runs,
+		      (double)s->h.lead_ns / NS_PER_SEC);
+	if (have_store) {
+		progress_guess(&st, s->wl.identity, s->h.load_session);
+		store_free(&st);
+	}
 	if (preflight_loads(s))
 		return -1;
-	print_plan(s);
+	if (dry) {
+		print_plan(s, stdout);
+		return 0;
+	}
+	if (!s->cfg->quiet)
+		print_plan(s, stderr);
+	progress_phase("creating the workload", NULL, 0);
 	if (workload_setup(&s->wl, why, sizeof(why))) {
 		msg("cannot create the workload: %s", why);
 		return -1;
 	}
+	progress_phase("preparing the loads", NULL, 0);
 	if (prepare_loads(s))
 		return -1;
-	msg("warm-up build (untimed)");
+	info("warm-up build (untimed)");
+	progress_phase("warm-up build", NULL, 0);
+	t0 = mono_ns();
 	if (untimed_build(s, "the warm-up build"))
 		return -1;
+	warmup = (double)(mono_ns() - t0) / NS_PER_SEC;
+	progress_warmup(warmup);
+	format_duration(progress_left(), why, sizeof(why));
+	info("warm-up build took %.1f s: the timed runs should take %s %s", warmup,
+	     s->cfg->auto_runs ? "at most about" : "about", why);
 	return write_env(s);
 }
 
@@ -671,10 +755,11 @@ int suite_main(struct config *cfg)
 	if ((rc = pick_label(&s)) || (rc = pick_types(&s)))
 		return rc;
 	proc_catch_signals();
-	if (proc_guard_start()) {
+	if (!cfg->dry_run && proc_guard_start()) {
 		msg("cannot start the guardian process: %s", strerror(errno));
 		return 1;
 	}
+	progress_start(cfg->dry_run ? PROGRESS_PLAIN : progress_mode(cfg->quiet));
 	snprintf(s.session, sizeof(s.session), "%lld-%d",
 		 (long long)(real_ns() / NS_PER_SEC), (int)getpid());
 	s.h.wl = &s.wl;
@@ -686,13 +771,16 @@ int suite_main(struct config *cfg)
 	s.h.load_session = cfg->load_session;
 	s.flush_dirs[0] = cfg->work_dir;
 	s.h.flush_dirs = s.flush_dirs;
+	s.h.phase = progress_phase;
 
 	if (setup_suite(&s))
 		status = 1;
-	else if ((rc = rounds(&s)) == -2)
+	else if (!cfg->dry_run && (rc = rounds(&s)) == -2)
 		status = 1;
+	progress_end();
 	finish_loads(&s);
-	remove_run_dir(&s);
+	if (!cfg->dry_run)
+		remove_run_dir(&s);
 	proc_guard_stop();
 	workload_free(&s.wl);
 	free(s.run_dir);
@@ -704,7 +792,7 @@ int suite_main(struct config *cfg)
 		free(path);
 		return 128 + proc_interrupted();
 	}
-	if (!status)
+	if (!status && !cfg->dry_run)
 		print_summary(&s);
 	return status;
 }

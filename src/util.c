@@ -84,15 +84,47 @@ int whyf(char *why, size_t len, const char *fmt, ...)
 	return -1;
 }
 
+static int msg_quiet;
+static void (*msg_before)(void);
+
+void msg_setup(int quiet, void (*before)(void))
+{
+	msg_quiet = quiet;
+	msg_before = before;
+}
+
+void msg_prepare(void)
+{
+	if (msg_before)
+		msg_before();
+}
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	msg_prepare();
+	fputs("contest: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("contest: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg_quiet)
+		return;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
 }
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)

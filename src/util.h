@@ -20,8 +20,17 @@ char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
  * return -1, for `return whyf(why, len, "mkdir %s: %s", ...)`. */
 int whyf(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* "contest: ..." on stderr. */
+/* "contest: ..." on stderr: errors and warnings. */
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for what is only news (the plan, a finished run): silent with
+ * msg_setup(1, ...), for --quiet. */
+void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* quiet: info() says nothing.  before: called before every message and
+ * every other line contest writes to stderr, to clear a progress line
+ * (NULL: nothing). */
+void msg_setup(int quiet, void (*before)(void));
+/* Call the `before` hook: for code about to write to stderr itself. */
+void msg_prepare(void);
 
 /* Numbers from users: the whole string, in range, or -1. */
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);

@@ -311,7 +311,7 @@ static int kernel_configure(struct workload *w, char *why, size_t len)
 	if (ret == 0) {
 		char how[64];
 
-		msg("configuring %s with %s in %s (untimed)", w->tree, k, w->build_dir);
+		info("configuring %s with %s in %s (untimed)", w->tree, k, w->build_dir);
 		ret = step(w, argv, how, sizeof(how), why, len);
 		if (ret > 0 && !w->in_tree && file_has(w->log, "not clean")) {
 			ret = whyf(why, len, "%s refuses an out-of-tree build: its source tree "
@@ -410,6 +410,13 @@ static int kernel_init(struct workload *w, const struct config *cfg, const char 
 	w->in_tree = cfg->in_tree;
 	w->config = xstrdup(cfg->kconfig ? cfg->kconfig : "tinyconfig");
 	w->target = xstrdup(cfg->target ? cfg->target : "vmlinux");
+	if (cfg->dry_run) {
+		/* configuring writes: the .config, and so its hash, stays unknown */
+		w->identity = xasprintf("kernel/%s config=(%s, not configured yet) target=%s "
+					"jobs=%u cc=%s", w->version, w->config, w->target,
+					w->jobs, w->cc_version);
+		return 0;
+	}
 	if (w->in_tree) {
 		w->build_dir = xstrdup(w->tree);
 		msg("--in-tree: building in %s itself: contest writes its .config (%s) "

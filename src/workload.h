@@ -54,7 +54,9 @@ int workload_parse(const char *spec, enum workload_kind *kind, const char **dir,
 /* Resolve the workload cfg names (-w and its options) inside run_dir, with
  * `jobs` parallel jobs: check the toolchain and the tree; a kernel tree is
  * also configured here (untimed, once), since its identity depends on the
- * resolved .config.  0, or -1 with why. */
+ * resolved .config.  With cfg->dry_run nothing is written or configured
+ * (a kernel's identity then names its --kconfig instead of the hash).
+ * 0, or -1 with why. */
 int workload_init(struct workload *w, const struct config *cfg, const char *run_dir,
 		  unsigned jobs, char *why, size_t len);
 /* Create the tree (untimed; the builtin only).  0, or -1 with why. */

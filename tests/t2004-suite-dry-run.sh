@@ -1,0 +1,87 @@
+#!/bin/sh
+# --dry-run prints the plan with the sizes `contest list` gives on this
+# machine, and writes, creates and starts nothing: no work or results
+# directory, no lock, no sweep of old scratch, no process left.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v make >/dev/null || skip_all "make is not installed"
+command -v "${CC:-cc}" >/dev/null || skip_all "no C compiler (${CC:-cc})"
+
+# every name, type, size and time (to the nanosecond) below the directory
+listing() { (cd "$1" && find . -printf '%p %y %s %T@ %C@\n' | sort); }
+# the first size ("64.0 MiB") of a plan line "    NAME: ..."
+plan_size() { sed -n "s/^    $1: \([0-9.]* [KMGT]*i*B\).*/\1/p" "$2"; }
+# the first size of the "here:" line under NAME in `contest list`
+list_size() {
+	awk -v n="$1" '$1 == n { f = 1; next } f { print; exit }' "$2" |
+		sed -n 's/.*here: \([0-9.]* [KMGT]*i*B\).*/\1/p'
+}
+
+# ---- an empty directory stays empty -----------------------------------
+mkdir d
+before=$(listing d)
+(cd d && "$CONTEST" --dry-run --quick -k dry noload process_load io_load mem_load) >plan 2>err
+ok_eq "--dry-run exits 0" "$?" 0
+ok "it says nothing on stderr" test ! -s err
+ok_eq "and leaves the directory as it was (no work or results directory, no lock)" \
+	"$(listing d)" "$before"
+ok_eq "and no process running in it" "$(procs_in "$T_DIR/d")" ""
+
+ok "the plan names label, rounds and runs" grep -q "^dry: 3 rounds of 4 run types, 12 timed runs$" plan
+ok "the run types, in order" grep -q "^    run types: noload, process_load, io_load, mem_load$" plan
+ok "the workload and its identity" grep -q "^    workload: builtin/[0-9]* scale=[0-9]* jobs=[0-9]* cc=" plan
+ok "the scratch location and its free space" grep -q "^    scratch: contest-work ([0-9.]* [KMGT]*i*B free)" plan
+if [ -w /proc/sys/vm/drop_caches ]; then
+	ok "the flush method: drop_caches (root)" grep -q "^    flush: drop_caches .*(root)" plan
+else
+	ok "the flush method: fadvise (not root)" grep -q "^    flush: posix_fadvise .*(not root" plan
+fi
+ok "where the results go" grep -q "^    results: contest-results/dry.results$" plan
+ok "an estimate (none yet: no earlier runs)" grep -q "^    estimate: once the warm-up build is timed$" plan
+ok "process_load's shape" grep -q "^    process_load: [0-9]* processes, 2 chunks of 8.0 KiB$" plan
+
+"$CONTEST" list --quick >list 2>&1
+ok_eq "io_load's size is the one contest list gives" "$(plan_size io_load plan)" "$(list_size io_load list)"
+ok_eq "mem_load's size is the one contest list gives" "$(plan_size mem_load plan)" "$(list_size mem_load list)"
+ok "and they are sizes" test -n "$(plan_size io_load plan)" -a -n "$(plan_size mem_load plan)"
+
+(cd d && "$CONTEST" --dry-run --io-size 100M --mem-size 300M -n 1 -k dry io_load mem_load) >plan2 2>err
+ok_eq "sizes given: io_load" "$(plan_size io_load plan2)" "100.0 MiB"
+ok_eq "sizes given: mem_load" "$(plan_size mem_load plan2)" "300.0 MiB"
+"$CONTEST" list --io-size 100M --mem-size 300M >list2 2>&1
+ok_eq "and as contest list gives them" "$(plan_size io_load plan2)/$(plan_size mem_load plan2)" \
+	"$(list_size io_load list2)/$(list_size mem_load list2)"
+ok "noload is added for a load alone, and the plan says why" \
+	grep -q "^    run types: noload, io_load, mem_load (noload added: dry has no noload" plan2
+
+# the default suite (list_load walking a small tree, to be quick)
+(cd d && "$CONTEST" --dry-run --root "$TOP_SRCDIR/src" -k dry) >plan3 2>err
+ok_eq "the default suite: exit 0" "$?" 0
+ok "nine run types, three rounds" grep -q "^dry: 3 rounds of 9 run types, 27 timed runs$" plan3
+ok "io_load and mem_load at their sizes for this machine" \
+	sh -c "grep -q '^    io_load: [0-9.]* [KMGT]*i*B file in contest-work' plan3 &&
+	       grep -q '^    mem_load: [0-9.]* [KMGT]*i*B ' plan3"
+ok "list_load counted its tree" grep -q "^    list_load: entries: [1-9][0-9]* under $TOP_SRCDIR/src$" plan3
+ok_eq "and still nothing written" "$(listing d)" "$before"
+
+# ---- what an earlier contest left is not touched ----------------------
+mkdir -p e/contest-work/run-4194304999-abcdef e/contest-results
+echo 4194304999 >e/contest-work/contest.lock
+echo 4194304999 >e/contest-results/contest.lock
+before=$(listing e)
+(cd e && "$CONTEST" --dry-run --quick -n 1 -k dry noload) >plan4 2>err
+ok_eq "with old scratch and stale locks: exit 0" "$?" 0
+ok_eq "the old scratch and the stale locks stay as they were" "$(listing e)" "$before"
+
+# ---- a plan that cannot run is refused as a run would be ---------------
+before=$(listing d)
+(cd d && "$CONTEST" --dry-run --io-size 1000T -n 1 io_load) >out 2>err
+ok_eq "an io size that cannot fit: exit 1" "$?" 1
+ok "it says why" grep -q "io_load cannot run here: --io-size .* does not fit" err
+ok "and prints no plan" test ! -s out
+(cd d && "$CONTEST" --dry-run -d /proc/nonexistent/results -n 1 noload) >out 2>err
+ok_eq "a results directory that cannot be made: exit 1" "$?" 1
+ok "it says which" grep -q "cannot create results directory /proc/nonexistent/results" err
+ok_eq "nothing written by the refused ones either" "$(listing d)" "$before"
+
+done_testing

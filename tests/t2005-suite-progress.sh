@@ -1,0 +1,111 @@
+#!/bin/sh
+# What a suite shows: on a terminal (a pseudo-terminal from script(1)) a
+# live line with the ETA, erased before every message and at the end and on
+# SIGINT; with stderr in a file one plain line per run and no control
+# characters; with --quiet only the table.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v make >/dev/null || skip_all "make is not installed"
+command -v "${CC:-cc}" >/dev/null || skip_all "no C compiler (${CC:-cc})"
+command -v script >/dev/null || skip_all "script (util-linux) is not installed: no pseudo-terminal"
+script -qec true /dev/null </dev/null >/dev/null 2>&1 ||
+	skip_all "this script(1) cannot run a command (-qec): not util-linux's?"
+
+esc=$(printf '\033')
+cr=$(printf '\r')
+quick="--quick --scale 4 --lead-time 0.5 -n 1"
+
+# on_tty FILE ARGS...: contest ARGS under a pseudo-terminal, its output in
+# FILE and, cut at every \r so that each redraw is a line, in FILE.lines
+on_tty() {
+	f=$1; shift
+	TERM=xterm script -qfec "$CONTEST $*" "$f" </dev/null >/dev/null 2>&1
+	tr '\r' '\n' <"$f" >"$f.lines"
+}
+
+# ---- on a terminal ------------------------------------------------------
+mkdir tty && cd tty || exit 99
+on_tty ../tty.ts $quick -k tty noload process_load
+cd ..
+ok "the suite under a pseudo-terminal exits 0" grep -q 'COMMAND_EXIT_CODE="0"' tty.ts
+ok "a live line: step, run, phase and ETA" \
+	grep -q "^$esc\[K\[1/2\] noload round 1/1  [a-z ]* [0-9]* s  ETA [0-9]" tty.ts.lines
+ok "while a load runs it shows the Loads done" \
+	grep -q "^$esc\[K\[2/2\] process_load round 1/1  compiling [0-9]* s  Loads [0-9.]*  ETA " tty.ts.lines
+ok_eq "each run's line comes on an erased line" \
+	"$(grep -c "^$esc\[Kcontest: \[[12]/2\] [a-z_]* round 1/1: Time " tty.ts.lines)" 2
+ok "the table starts on a clean line: the live line was erased before it" \
+	grep -q '^noload:$' tty.ts.lines
+ok "no live line is left after the last message" \
+	sh -c "grep -v '^\$' tty.ts.lines | grep -v '^Script done' | tail -n 1 | grep -q '^contest: .* runs added to '"
+# interrupted, on a terminal 40 columns wide: the live line is cut to fit
+# (a wrapped line could not be erased) and, on SIGINT, is replaced by what
+# was kept
+mkdir int && cd int || exit 99
+TERM=xterm script -qfec "stty cols 40; $CONTEST $quick -k int noload process_load" ../int.ts \
+	</dev/null >/dev/null 2>&1 &
+spid=$!
+cd ..
+cpid=
+i=0
+while [ $i -lt 600 ]; do
+	if [ -z "$cpid" ] && [ -r /proc/$spid/task/$spid/children ]; then
+		read -r cpid rest </proc/$spid/task/$spid/children 2>/dev/null
+		[ -n "$cpid" ] && [ "$(readlink /proc/$cpid/exe 2>/dev/null)" = "$CONTEST" ] || cpid=
+	fi
+	[ -n "$cpid" ] && tr '\r' '\n' <int.ts 2>/dev/null | grep -q '1/2\] noload round 1/1  compiling' && break
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -n "$cpid" ] && [ $i -lt 600 ]; then
+	kill -INT "$cpid"
+	wait $spid
+	ok "SIGINT during a run: exit status 130" grep -q 'COMMAND_EXIT_CODE="130"' int.ts
+	tr '\r' '\n' <int.ts >int.ts.lines
+	ok "the live line is erased and replaced by what was kept" \
+		grep -q "^$esc\[Kcontest: interrupted by SIGINT: 0 runs kept in " int.ts.lines
+	ok "the live line is cut to the terminal's width less one" \
+		awk -v e="$esc" 'index($0, e "[K[") == 1 && length($0) > 3 + 39 { bad = 1 } END { exit bad }' int.ts.lines
+else
+	kill "$spid" 2>/dev/null
+	wait $spid
+	skip "the interrupted suite never showed its first build (pid ${cpid:-?})"
+	skip "so nothing to interrupt"
+fi
+ok_eq "nothing of the interrupted suite runs on" "$(procs_in "$T_DIR/int")" ""
+
+# ---- stderr to a file -----------------------------------------------------
+mkdir plain && cd plain || exit 99
+"$CONTEST" $quick -k plain noload process_load >../plain.out 2>../plain.err
+ok_eq "the suite with stderr to a file exits 0" "$?" 0
+cd ..
+ok "no escape character on stderr" sh -c "! grep -q '$esc' plain.err"
+ok "no carriage return on stderr" sh -c "! grep -q '$cr' plain.err"
+ok_eq "one line per finished run" "$(grep -c '^contest: \[[12]/2\] [a-z_]* round 1/1: ' plain.err)" 2
+ok "noload's line: Time, CPU%, valid" \
+	grep -q '^contest: \[1/2\] noload round 1/1: Time [0-9.]* s, CPU% [0-9]*, valid$' plain.err
+ok "a load's line: Time, CPU%, Loads, LCPU%, valid" \
+	grep -q '^contest: \[2/2\] process_load round 1/1: Time [0-9.]* s, CPU% [0-9]*, Loads [0-9.]*, LCPU% [0-9]*, valid$' plain.err
+ok "the estimate once the warm-up build is timed" \
+	grep -q '^contest: warm-up build took [0-9.]* s: the timed runs should take about [0-9]' plain.err
+ok "at the end: the table of this label on stdout" grep -q '^plain  *\[1\] ' plain.out
+ok "the results file and how to compare" \
+	grep -q "^contest: 2 valid and 0 invalid runs added to contest-results/plain.results; compare kernels with 'contest report -d contest-results'$" plain.err
+(cd plain && "$CONTEST" $quick --dry-run -k plain noload process_load) >plain.plan 2>&1
+ok "a dry run after it estimates from those runs" \
+	grep -q '^    estimate: about [0-9]* [smh].*, from earlier runs of this workload$' plain.plan
+
+# ---- --quiet --------------------------------------------------------------
+mkdir quiet && cd quiet || exit 99
+on_tty ../quiet.ts $quick --quiet -k quiet noload
+cd ..
+ok "--quiet on a terminal exits 0" grep -q 'COMMAND_EXIT_CODE="0"' quiet.ts
+ok "--quiet: no live line" sh -c "! grep -q '$esc' quiet.ts"
+grep -v '^Script ' quiet.ts.lines | grep -v '^$' >quiet.shown
+ok_eq "--quiet: only the table, three lines" "$(wc -l <quiet.shown)" 3
+ok "--quiet: its heading, header and row" \
+	sh -c "sed -n 1p quiet.shown | grep -q '^noload:\$' &&
+	       sed -n 2p quiet.shown | grep -q '^Kernel  *\[runs\]' &&
+	       sed -n 3p quiet.shown | grep -q '^quiet  *\[1\] '"
+
+done_testing
