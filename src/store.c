@@ -72,11 +72,30 @@ static int errout(char *why, size_t len, const char *what, const char *path)
 	return -1;
 }
 
+/* Append one whole line, or nothing: a write cut short (a full disk) is
+ * cut back off, so the next record never joins a torn line. */
+static int append_line(int fd, const char *line, char *why, size_t len, const char *path)
+{
+	size_t n = strlen(line);
+	off_t end = lseek(fd, 0, SEEK_END);
+	ssize_t w = write(fd, line, n);
+
+	if (w == (ssize_t)n)
+		return 0;
+	if (w >= 0)
+		errno = ENOSPC;
+	errout(why, len, "cannot append to", path);
+	if (w > 0 && (end < 0 || ftruncate(fd, end)))
+		snprintf(why + strlen(why), len - strlen(why),
+			 "; a partial line is left at its end");
+	return -1;
+}
+
 int store_append(const char *dir, const char *label, const struct record *r,
 		 char *why, size_t len)
 {
 	char *path, *line;
-	int fd, ret = 0;
+	int fd, ret = 0, created = 0;
 
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return errout(why, len, "cannot create results directory", dir);
@@ -86,8 +105,8 @@ int store_append(const char *dir, const char *label, const struct record *r,
 		char *head = xasprintf("# contest results, format %d: one record a line\n",
 				       RECORD_VERSION);
 
-		if (write_all(fd, head, strlen(head)))
-			ret = errout(why, len, "cannot write", path);
+		created = 1;
+		ret = append_line(fd, head, why, len, path);
 		free(head);
 	} else if (errno == EEXIST) {
 		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
@@ -98,19 +117,14 @@ int store_append(const char *dir, const char *label, const struct record *r,
 		return ret;
 	}
 	line = record_encode(r);
-	if (!ret) {
-		ssize_t n = write(fd, line, strlen(line));
-
-		if (n != (ssize_t)strlen(line)) {
-			if (n >= 0)
-				errno = ENOSPC;
-			ret = errout(why, len, "cannot append to", path);
-		} else if (fdatasync(fd)) {
-			ret = errout(why, len, "cannot sync", path);
-		}
-	}
+	if (!ret)
+		ret = append_line(fd, line, why, len, path);
+	if (!ret && fdatasync(fd))
+		ret = errout(why, len, "cannot sync", path);
 	if (close(fd) && !ret)
 		ret = errout(why, len, "cannot close", path);
+	if (ret && created)
+		unlink(path);	/* ours, and holding no record */
 	free(line);
 	free(path);
 	return ret;

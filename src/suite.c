@@ -182,8 +182,15 @@ static int lock_dir(const char *dir, const char *what)
 	if (old[0] && atoi(old) != getpid())
 		info("taking over %s from contest pid %s, which is gone", path, old);
 	snprintf(old, sizeof(old), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, old, strlen(old), 0) < 0)
-		msg("cannot write %s: %s", path, strerror(errno));
+	/* the first write to the directory: a full or read-only file system
+	 * stops contest here, before an hour of work it could not store */
+	errno = 0;
+	if (ftruncate(fd, 0) || pwrite(fd, old, strlen(old), 0) != (ssize_t)strlen(old)) {
+		msg("cannot write %s: %s", path, errno ? strerror(errno) : "short write");
+		unlink(path);
+		close(fd);
+		fd = -1;
+	}
 	free(path);
 	return fd;
 }
@@ -744,6 +751,21 @@ static int setup_suite(struct suite *s)
 	return write_env(s);
 }
 
+/* Why the suite stopped early, and what of it is stored. */
+static void say_kept(struct suite *s)
+{
+	char *path = store_path(s->cfg->results, s->label);
+	size_t n = s->kept + s->invalid;
+	char why[32];
+
+	if (proc_interrupted())
+		snprintf(why, sizeof(why), "interrupted by SIG%s", sigabbrev_np(proc_interrupted()));
+	else
+		snprintf(why, sizeof(why), "stopped");
+	msg("%s: %zu run%s kept in %s", why, n, n == 1 ? "" : "s", path);
+	free(path);
+}
+
 int suite_main(struct config *cfg)
 {
 	static struct suite s;
@@ -784,14 +806,10 @@ int suite_main(struct config *cfg)
 	proc_guard_stop();
 	workload_free(&s.wl);
 	free(s.run_dir);
-	if (proc_interrupted()) {
-		char *path = store_path(cfg->results, s.label);
-
-		msg("interrupted by SIG%s: %zu runs kept in %s",
-		    sigabbrev_np(proc_interrupted()), s.kept + s.invalid, path);
-		free(path);
+	if (rc == -2 || proc_interrupted())
+		say_kept(&s);
+	if (proc_interrupted())
 		return 128 + proc_interrupted();
-	}
 	if (!status && !cfg->dry_run)
 		print_summary(&s);
 	return status;

@@ -1,0 +1,136 @@
+#!/bin/sh
+# Disk full: loads that run out of space make their run invalid with "no
+# space left on device", their scratch is removed and the suite goes on;
+# preflight refuses io_load and read_load files that cannot fit before
+# anything runs; a results store that is full or read-only is a clear error
+# and the records already in it are unharmed.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip_all "mounting a size-limited tmpfs needs root"
+avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+[ "${avail_kb:-0}" -gt $((4 * 1024 * 1024)) ] ||
+	skip_all "a 1.2 GiB tmpfs wants 4 GiB of available memory"
+mkdir scratch res || exit 99
+mount -t tmpfs -o size=1200m,mode=0755 contest-test scratch 2>mount.err ||
+	skip_all "cannot mount a tmpfs here: $(cat mount.err)"
+mounts="$T_DIR/scratch"
+cleanup() {
+	for m in $mounts; do umount "$m" 2>/dev/null; done
+	rm -rf "$T_DIR"
+}
+trap cleanup EXIT
+top=$(pwd -P)
+
+# the tree ctar and xtar archive: 8 MiB, on the big disk; the build writes
+# nothing, so only the loads need the scratch's space
+mkdir tree || exit 99
+for i in 1 2 3 4 5 6 7 8; do
+	head -c 1048576 /dev/urandom >"tree/f$i" || exit 99
+done
+wl="-w cmd:$top/tree --build-cmd 'sleep 1' --clean-cmd true --lead-time 0.3"
+
+# 1. the scratch fills up: once the noload run has started, fill the tmpfs
+# but for 2 MiB, too little for any of the three loads
+sh -c "exec \"\$CONTEST\" $wl -n 1 --quick --work-dir scratch/w -d res -k full \
+	noload io_load ctar_load xtar_load process_load" >full.out 2>full.err &
+pid=$!
+i=0
+while [ $i -lt 3000 ] && ! grep -q '^env ' res/full.results 2>/dev/null; do
+	sleep 0.02
+	i=$((i + 1))
+done
+free_b=$(df -B1 --output=avail scratch | tail -1)
+fallocate -l $((free_b - 2 * 1048576)) scratch/filler 2>fill.err
+ok "the scratch file system is filled but for 2 MiB" test -s scratch/filler
+wait $pid
+ok_eq "the suite runs to its end" "$?" 0
+for load in io_load ctar_load xtar_load; do
+	ok "$load: the run is invalid for lack of space" \
+		grep -qi "$load round 1/1.*INVALID.*no space left on device" full.err
+done
+ok "process_load after them is valid" grep -q "process_load round 1/1.*valid" full.err
+"$CONTEST" report -d res full >rep 2>rep.err
+ok "the report has the process_load row" sh -c "grep -A2 '^process_load:' rep | grep -q '^full '"
+ok "the invalid runs are stored as invalid" \
+	test "$(grep -c '^run .*valid=0' res/full.results)" = 3
+ok_eq "the scratch is gone: only the filler is left" "$(ls -A scratch)" filler
+ok_eq "no process is left" "$(procs_in "$top/scratch")" ""
+rm -f scratch/filler
+
+# 2. preflight: io and read files that cannot fit are refused before any build
+umount scratch
+mount -t tmpfs -o size=200m contest-test scratch || exit 99
+for load in io_load read_load; do
+	sh -c "exec \"\$CONTEST\" $wl -n 1 --quick --work-dir scratch/w -d res -k pre $load" \
+		>pre.out 2>pre.err
+	ok_eq "$load that cannot fit: exit status" "$?" 1
+	ok "$load: the message says it does not fit" grep -q "$load cannot run here: only .* free" pre.err
+	ok "$load: nothing was built" sh -c "! grep -q warm-up pre.err"
+	ok_eq "$load: nothing is left in the scratch file system" "$(ls -A scratch)" ""
+done
+ok "no results were written by the refused runs" test ! -e res/pre.results
+
+# 3. a full results store: the records in it stay as they were
+mkdir store || exit 99
+mount -t tmpfs -o size=64k contest-test store || exit 99
+mounts="$mounts $T_DIR/store"
+sh -c "exec \"\$CONTEST\" $wl -n 1 --work-dir w -d store -k st noload" >st1.out 2>st1.err
+ok_eq "a first session on the small store" "$?" 0
+# pad with comment lines to just short of a page, so that the next record
+# straddles the page boundary: the write is cut short by the full disk
+size=$(stat -c %s store/st.results)
+while [ "$size" -lt 4090 ]; do
+	printf '#\n' >>store/st.results
+	size=$((size + 2))
+done
+cp store/st.results before
+"$CONTEST" report -d store st >rep1 2>&1
+head -c $((64 * 1024)) /dev/zero >store/filler 2>/dev/null
+sh -c "exec \"\$CONTEST\" $wl -n 1 --work-dir w -d store -k st noload" >st2.out 2>st2.err
+ok_eq "a full results store: exit status" "$?" 1
+ok "the message names what could not be written and why" \
+	grep -q "cannot write store/contest.lock: No space left on device" st2.err
+ok "the records in it are unharmed, byte for byte" cmp before store/st.results
+ok "no scratch or work directory is left" test ! -e w
+"$CONTEST" report -d store st >rep2 2>&1
+ok "the report reads the same" cmp rep1 rep2
+
+# 4. a store that fills up during the suite: once the first run is stored,
+# the test fills the file system; the record that no longer fits is cut
+# back off, and contest stops saying what it kept
+rm -f store/filler store/st.results
+sh -c "exec \"\$CONTEST\" -w cmd:$top/tree --build-cmd true --clean-cmd true -n 40 \
+	--work-dir w -d store -k mid noload" >mid.out 2>mid.err &
+pid=$!
+i=0
+while [ $i -lt 3000 ] && ! grep -q '^run ' store/mid.results 2>/dev/null; do
+	sleep 0.02
+	i=$((i + 1))
+done
+head -c $((64 * 1024)) /dev/zero >store/filler 2>/dev/null
+cp store/mid.results mid.before
+wait $pid
+ok_eq "a store that fills up: exit status" "$?" 1
+ok "the message names the file and the cause" \
+	grep -q "cannot append to store/mid.results: No space left on device" mid.err
+ok "it says how many runs were kept" grep -q "stopped: [0-9]* runs kept in store/mid.results" mid.err
+ok "the records written before are unharmed" \
+	sh -c "head -c $(stat -c %s mid.before) store/mid.results | cmp - mid.before"
+ok_eq "the file ends with a whole line" "$(tail -c 1 store/mid.results | od -An -c | tr -d ' ')" '\n'
+"$CONTEST" report -d store mid >rep3 2>rep3.err
+ok "and reads back with no damaged line" sh -c "grep -q '^mid ' rep3 && ! grep -q damaged rep3.err"
+ok "no scratch or work directory is left" test ! -e w
+ok_eq "no process is left" "$(procs_in "$top/w")" ""
+
+# 5. a read-only store is refused before anything runs
+rm -f store/filler
+mount -o remount,ro store || exit 99
+sh -c "exec \"\$CONTEST\" $wl -n 1 --work-dir w -d store -k ro noload" >ro.out 2>ro.err
+ok_eq "a read-only store: exit status" "$?" 1
+ok "the message names the directory and the cause" \
+	grep -q "cannot write to results directory store: Read-only file system" ro.err
+ok "nothing was built" sh -c "! grep -q warm-up ro.err"
+ok "no work directory is left" test ! -e w
+mount -o remount,rw store
+
+done_testing
