@@ -13,17 +13,19 @@ leftovers() {
 	procs_in "$rundir"
 }
 
-# interrupt SIG WHEN LOAD: start a quick suite of LOAD under label L-$SIG,
-# send SIG when WHEN holds ("warmup": make runs, no load yet; "timed": the
+# interrupt SIG WHEN LOAD [OPTIONS]: start a quick suite of LOAD under label L-$SIG,
+# send SIG when WHEN holds ("setup": read_load's file is being written;
+# "warmup": make runs, no load yet; "timed": the
 # load's processes and make run), then check everything
 interrupt() {
-	sig=$1 when=$2 load=$3 label="$3-$1"
-	(cd run && exec "$CONTEST" --quick --scale 4 --lead-time 0.2 -n 2 -k "$label" noload "$load" \
+	sig=$1 when=$2 load=$3 extra=${4:-} label="$3-$1"
+	(cd run && exec "$CONTEST" --quick --scale 4 --lead-time 0.2 -n 2 -k "$label" $extra noload "$load" \
 		>"../$label.out" 2>"../$label.err") &
 	pid=$!
 	i=0 sent=no
 	while [ $i -lt 6000 ] && kill -0 $pid 2>/dev/null; do
 		case $when in
+		setup) [ -n "$(find run/contest-work -name read_load.dat 2>/dev/null)" ] && sent=yes ;;
 		warmup) pgrep -x -P $pid make >/dev/null && sent=yes ;;
 		timed) pgrep -x -P $pid "$load" >/dev/null &&
 		       pgrep -x -P $pid make >/dev/null && sent=yes ;;
@@ -38,17 +40,20 @@ interrupt() {
 	ok "$sig during $when of $load: the signal was sent" test $sent = yes
 	ok_eq "$sig during $when of $load: exit status" "$rc" "$want"
 	ok "$sig during $when of $load: one line says what was kept" \
-		grep -q "interrupted by SIG$sig: [0-9]* runs kept in contest-results/$label.results" "$label.err"
+		grep -q "interrupted by SIG$sig: [0-9]* runs\{0,1\} kept in contest-results/$label.results" "$label.err"
 	ok_eq "$sig during $when of $load: no process left" "$(leftovers)" ""
 	ok "$sig during $when of $load: no scratch left" test ! -e run/contest-work
 	if [ $when = timed ]; then
 		# the noload before it was stored whole and reads back
 		"$CONTEST" report -d run/contest-results "$label" >rep 2>err
 		ok "$sig during $when of $load: the records before it are intact" \
-			sh -c "grep -q '^$label  *\[1\] ' rep && ! grep -q damaged err"
+			sh -c "grep -q '^$label  *\[1\] ' rep && ! grep -q damaged err ||
+				{ cat rep err ../$label.err; exit 1; }"
 	fi
 }
 
+# setup: read_load writes its file before the warm-up (a big one, to be caught)
+interrupt HUP setup read_load "--io-size 1G"
 interrupt INT warmup process_load
 interrupt TERM warmup mem_load
 for load in process_load ctar_load xtar_load io_load read_load list_load mem_load; do
@@ -56,5 +61,20 @@ for load in process_load ctar_load xtar_load io_load read_load list_load mem_loa
 done
 interrupt TERM timed io_load
 interrupt HUP timed process_load
+
+# a report: it writes nothing, and dies of the signal like any filter
+mkdir big || exit 99
+for i in $(seq 1 400); do cat "$TOP_SRCDIR"/tests/data/lkml-2002/*.results; done >big/many.results
+cp big/many.results many.before
+# (an asynchronous command of a script ignores SIGINT: TERM it)
+"$CONTEST" report -d big >/dev/null 2>big.err &
+pid=$!
+sleep 0.1
+kill -s TERM $pid
+wait $pid 2>/dev/null	# (the shell would say "Terminated")
+rc=$?
+ok_eq "TERM during a report (of 78,000 records): exit status" "$rc" 143
+ok "TERM during a report: the results are untouched" cmp many.before big/many.results
+ok_eq "TERM during a report: nothing new in the results directory" "$(ls big)" many.results
 
 done_testing
