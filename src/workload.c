@@ -491,6 +491,7 @@ int workload_init(struct workload *w, const struct config *cfg, const char *run_
 		[WORKLOAD_CMD] = "cmd",
 	};
 	const char *cc = getenv("CC"), *dir;
+	char *tmp;
 
 	memset(w, 0, sizeof(*w));
 	if (workload_parse(cfg->workload, &w->type, &dir, why, len))
@@ -500,6 +501,16 @@ int workload_init(struct workload *w, const struct config *cfg, const char *run_
 	unsetenv("MAKEFLAGS");
 	unsetenv("MFLAGS");
 	unsetenv("MAKELEVEL");
+	/* compilers write temporary files (cc*.s) to TMPDIR; killed, they
+	 * leave them behind: keep them in the scratch, which is removed */
+	tmp = xasprintf("%s/tmp", run_dir);
+	if (mkdir(tmp, 0700) || !(w->tmp = realpath(tmp, NULL))) {
+		whyf(why, len, "mkdir %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	setenv("TMPDIR", w->tmp, 1);	/* absolute: the builds run elsewhere */
 	w->kind = xstrdup(names[w->type]);
 	w->cc = xstrdup(cc && *cc ? cc : "cc");
 	w->jobs = jobs;
@@ -622,7 +633,7 @@ void workload_describe(const struct workload *w, struct record *r)
 void workload_free(struct workload *w)
 {
 	char **strs[] = {
-		&w->kind, &w->tree, &w->build_dir, &w->log, &w->failed_log, &w->identity,
+		&w->kind, &w->tree, &w->build_dir, &w->log, &w->tmp, &w->failed_log, &w->identity,
 		&w->cc, &w->cc_version, &w->version, &w->config, &w->config_hash,
 		&w->target, &w->build_cmd, &w->clean_cmd,
 	};

@@ -22,6 +22,7 @@ struct workload {
 	int user_tree;    /* tree is the user's, outside the work directory */
 	char *build_dir;  /* where the build writes (kernel: O=, or the tree) */
 	char *log;        /* the build's output, replaced by every build */
+	char *tmp;        /* TMPDIR of the builds, in the scratch */
 	char *failed_log; /* WORK_DIR/last-failed-build.log */
 	char *identity;   /* what makes two results comparable */
 	char *cc;         /* $CC, default "cc" ("gcc" for a kernel) */

@@ -24,10 +24,17 @@ while [ $i -lt 6000 ] && kill -0 $pid 2>/dev/null; do
 	i=$((i + 1))
 done
 ok "the timed run under process_load started" test $seen = yes
-# the compilers are make's children: note one to be sure they die too
-cc_seen=$(pgrep -f cc1 | head -n 1)
+# compilers killed in their stride leave temporary files (cc*.s) in TMPDIR:
+# make's TMPDIR must be in the scratch, which the next contest removes
+mk=$(pgrep -x -P $pid make | head -n 1)
+tmpdir=$(tr '\0' '\n' <"/proc/$mk/environ" 2>/dev/null | sed -n 's/^TMPDIR=//p')
+case $tmpdir in
+"$rundir"/contest-work/run-$pid-??????/tmp) tmp_ok=yes ;;
+*) tmp_ok="no: TMPDIR=$tmpdir" ;;
+esac
+ok_eq "the build's TMPDIR is in contest's scratch" "$tmp_ok" yes
 kill -KILL $pid
-wait $pid
+wait $pid 2>/dev/null	# (the shell would say "Killed")
 ok_eq "contest died of SIGKILL" "$?" 137
 sleep 3
 ok_eq "no load, make or compiler outlives contest (after 3 s)" "$(leftovers)" ""
