@@ -503,14 +503,16 @@ int workload_init(struct workload *w, const struct config *cfg, const char *run_
 	unsetenv("MAKELEVEL");
 	/* compilers write temporary files (cc*.s) to TMPDIR; killed, they
 	 * leave them behind: keep them in the scratch, which is removed */
-	tmp = xasprintf("%s/tmp", run_dir);
-	if (mkdir(tmp, 0700) || !(w->tmp = realpath(tmp, NULL))) {
-		whyf(why, len, "mkdir %s: %s", tmp, strerror(errno));
+	if (!cfg->dry_run) {
+		tmp = xasprintf("%s/tmp", run_dir);
+		if (mkdir(tmp, 0700) || !(w->tmp = realpath(tmp, NULL))) {
+			whyf(why, len, "mkdir %s: %s", tmp, strerror(errno));
+			free(tmp);
+			return -1;
+		}
 		free(tmp);
-		return -1;
+		setenv("TMPDIR", w->tmp, 1);	/* absolute: the builds run elsewhere */
 	}
-	free(tmp);
-	setenv("TMPDIR", w->tmp, 1);	/* absolute: the builds run elsewhere */
 	w->kind = xstrdup(names[w->type]);
 	w->cc = xstrdup(cc && *cc ? cc : "cc");
 	w->jobs = jobs;
