@@ -273,7 +273,8 @@ static int fork_in_session(struct loadset *ls, const int ready[2], char *why, si
 		pid_t sib = 0;
 		size_t have = 0;
 
-		while (have < sizeof(sib)) {	/* a stop signal waits: these must be known to be stopped */
+		/* a stop signal waits: these processes must be known to be stopped */
+		while (have < sizeof(sib)) {
 			ssize_t r = read(pfd[0], (char *)&sib + have, sizeof(sib) - have);
 
 			if (r < 0 && errno == EINTR)
@@ -319,7 +320,8 @@ struct loadset *loadset_start(struct harness *h, struct load_ctx *c, char *why, 
 		loadset_free(ls);
 		return NULL;
 	}
-	if (h->load_session ? fork_in_session(ls, pfd, why, len) : fork_in_group(ls, pfd, why, len)) {
+	if (h->load_session ? fork_in_session(ls, pfd, why, len) :
+			      fork_in_group(ls, pfd, why, len)) {
 		close(pfd[0]);
 		close(pfd[1]);
 		loadset_stop(ls, NULL, NULL, NULL, 0);
