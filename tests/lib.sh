@@ -43,6 +43,15 @@ procs_in() {	# procs_in DIR: processes whose working directory is DIR or below i
 	done
 }
 
+wait_until() {	# wait_until COMMAND...: poll (up to 60 s) until it succeeds
+	_w=0
+	until "$@" 2>/dev/null; do
+		[ $_w -ge 3000 ] && return 1
+		sleep 0.02
+		_w=$((_w + 1))
+	done
+}
+
 skip_all() {	# skip_all REASON: the whole test cannot run here
 	echo "1..0 # SKIP $*"
 	exit 0

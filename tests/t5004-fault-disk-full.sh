@@ -34,11 +34,7 @@ wl="-w cmd:$top/tree --build-cmd 'sleep 1' --clean-cmd true --lead-time 0.3"
 sh -c "exec \"\$CONTEST\" $wl -n 1 --quick --work-dir scratch/w -d res -k full \
 	noload io_load ctar_load xtar_load process_load" >full.out 2>full.err &
 pid=$!
-i=0
-while [ $i -lt 3000 ] && ! grep -q '^env ' res/full.results 2>/dev/null; do
-	sleep 0.02
-	i=$((i + 1))
-done
+wait_until grep -q '^env ' res/full.results
 free_b=$(df -B1 --output=avail scratch | tail -1)
 fallocate -l $((free_b - 2 * 1048576)) scratch/filler 2>fill.err
 ok "the scratch file system is filled but for 2 MiB" test -s scratch/filler
@@ -102,11 +98,7 @@ rm -f store/filler store/st.results
 sh -c "exec \"\$CONTEST\" -w cmd:$top/tree --build-cmd true --clean-cmd true -n 40 \
 	--work-dir w -d store -k mid noload" >mid.out 2>mid.err &
 pid=$!
-i=0
-while [ $i -lt 3000 ] && ! grep -q '^run ' store/mid.results 2>/dev/null; do
-	sleep 0.02
-	i=$((i + 1))
-done
+wait_until grep -q '^run ' store/mid.results
 head -c $((64 * 1024)) /dev/zero >store/filler 2>/dev/null
 cp store/mid.results mid.before
 wait $pid
