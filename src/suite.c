@@ -516,7 +516,7 @@ static int precise_enough(struct suite *s, const double *times, const size_t *n,
 	return worst <= s->cfg->precision;
 }
 
-/* -n auto after a round: whether to stop, said on stderr. */
+/* -n auto after a round: whether to stop, said on stderr (but with --quiet). */
 static int auto_stop(struct suite *s, uint64_t round, const double *times, const size_t *n)
 {
 	char why[256];
@@ -526,14 +526,14 @@ static int auto_stop(struct suite *s, uint64_t round, const double *times, const
 		return 0;
 	done = precise_enough(s, times, n, why, sizeof(why));
 	if (done)
-		msg("-n auto: stopped after %llu rounds: precision reached (%s; "
-		    "--precision %g%%)", (unsigned long long)round, why, s->cfg->precision);
+		info("-n auto: stopped after %llu rounds: precision reached (%s; "
+		     "--precision %g%%)", (unsigned long long)round, why, s->cfg->precision);
 	else if (round == s->cfg->runs)
-		msg("-n auto: stopped at --max-runs %llu before the precision was reached "
-		    "(%s; --precision %g%%)", (unsigned long long)round, why, s->cfg->precision);
+		info("-n auto: stopped at --max-runs %llu before the precision was reached "
+		     "(%s; --precision %g%%)", (unsigned long long)round, why, s->cfg->precision);
 	else
-		msg("-n auto: after round %llu %s, wider than --precision %g%%: one more round",
-		    (unsigned long long)round, why, s->cfg->precision);
+		info("-n auto: after round %llu %s, wider than --precision %g%%: one more round",
+		     (unsigned long long)round, why, s->cfg->precision);
 	return done;
 }
 

@@ -82,7 +82,7 @@ ok "and no run record carries load_session" \
 	process_load >../mixed.out 2>../mixed.err)
 ok_eq "a --load-session suite of process_load alone exits 0" "$?" 0
 ok "it adds a noload of its own, the label's other noload being without it" \
-	grep -q "plain has no noload run of this workload yet: adding noload" mixed.err
+	grep -q "(noload added: plain has no noload of this workload yet" mixed.err
 
 # --- stopped on every exit path -----------------------------------------------
 for sig in TERM KILL; do
