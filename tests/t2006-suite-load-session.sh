@@ -14,25 +14,20 @@ stat_field() {	# stat_field PID N: field N of /proc/PID/stat (after the name)
 	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f$(($2 - 2))
 }
 
-# watch PID: while contest PID runs, note its process_load children as
-# "pid ppid pgid sid" lines in watch.out, and contest's own session
+four_loads() {	# four_loads PID: contest PID has 4 process_load children
+	[ "$(pgrep -x -P "$1" process_load | wc -l)" -ge 4 ]
+}
+
+# watch PID: once contest PID runs its loads, note its process_load children
+# as "pid ppid pgid sid" lines in watch.out, and contest's own session
 watch() {
 	: >watch.out
-	i=0
-	while [ $i -lt 6000 ] && kill -0 "$1" 2>/dev/null; do
-		kids=$(pgrep -x -P "$1" process_load)
-		if [ -n "$kids" ] && [ "$(echo "$kids" | wc -l)" -ge 4 ]; then
-			sleep 0.2	# past the start: every process has its session
-			for k in $(pgrep -x -P "$1" process_load); do
-				echo "$k $(stat_field "$k" 4) $(stat_field "$k" 5) $(stat_field "$k" 6)"
-			done >watch.out
-			echo "$(stat_field "$1" 6)" >contest.sid
-			return 0
-		fi
-		sleep 0.02
-		i=$((i + 1))
-	done
-	return 1
+	wait_until four_loads "$1" || return 1
+	sleep 0.2	# past the start: every process has its session
+	for k in $(pgrep -x -P "$1" process_load); do
+		echo "$k $(stat_field "$k" 4) $(stat_field "$k" 5) $(stat_field "$k" 6)"
+	done >watch.out
+	echo "$(stat_field "$1" 6)" >contest.sid
 }
 
 suite() {	# suite LABEL ARGS...: in the background; its pid in $pid
@@ -85,6 +80,14 @@ ok "it adds a noload of its own, the label's other noload being without it" \
 	grep -q "(noload added: plain has no noload of this workload yet" mixed.err
 
 # --- stopped on every exit path -----------------------------------------------
+alive() {	# the watched load processes still alive
+	for k in $(awk '{print $1}' watch.out); do
+		kill -0 "$k" 2>/dev/null && printf ' %s' "$k"
+	done
+}
+none_alive() {
+	[ -z "$(alive)" ]
+}
 for sig in TERM KILL; do
 	suite "$sig" --load-session noload process_load
 	watch $pid
@@ -97,16 +100,9 @@ for sig in TERM KILL; do
 	else
 		ok_eq "SIGKILL: contest died of it" "$st" 137
 	fi
-	i=0	# SIGKILL: their death signal, and the guardian's kill of the group
-	while :; do
-		left=""
-		for k in $(awk '{print $1}' watch.out); do
-			kill -0 "$k" 2>/dev/null && left="$left $k"
-		done
-		[ -z "$left" ] || [ $i -ge 50 ] && break
-		sleep 0.1
-		i=$((i + 1))
-	done
+	# SIGKILL: their death signal, and the guardian's kill of the group
+	wait_until none_alive
+	left=$(alive)
 	ok_eq "SIG$sig: no load process outlives contest" "$left" ""
 	ok_eq "SIG$sig: nothing left in the run directory" "$(procs_in "$rundir")" ""
 done
