@@ -32,6 +32,17 @@ static struct report_opts report_opts_of(const struct config *cfg)
 	return o;
 }
 
+/* The results directory read whole: 0, or 1 after saying why. */
+static int load_results(const struct config *cfg, struct store *st)
+{
+	char why[512];
+
+	if (store_load(cfg->results, st, why, sizeof(why)) == 0)
+		return 0;
+	msg("%s", why);
+	return 1;
+}
+
 static int cmd_report(struct config *cfg)
 {
 	struct report_opts o = report_opts_of(cfg);
@@ -39,10 +50,8 @@ static int cmd_report(struct config *cfg)
 	char why[512];
 	int ret = 0;
 
-	if (store_load(cfg->results, &st, why, sizeof(why))) {
-		msg("%s", why);
+	if (load_results(cfg, &st))
 		return 1;
-	}
 	if (report_print(stdout, &st, &o, why, sizeof(why))) {
 		msg("%s", why);
 		ret = 1;
@@ -60,10 +69,8 @@ static int cmd_plot(struct config *cfg)
 	char why[512];
 	int ret = 0;
 
-	if (store_load(cfg->results, &st, why, sizeof(why))) {
-		msg("%s", why);
+	if (load_results(cfg, &st))
 		return 1;
-	}
 	if (report_build(&st, &o, &r, why, sizeof(why)) == 0) {
 		ret = plot_write(cfg->output, &r, why, sizeof(why));
 		report_free(&r);
