@@ -236,7 +236,7 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 
 		if (n && num[n - 1] == '%')
 			num[n - 1] = '\0';
-		bad = parse_seconds(num, 0.001, 100, &cfg->precision);
+		bad = parse_double(num, 0.001, 100, &cfg->precision);
 		free(num);
 		if (bad)
 			return usage_error("%s wants a percentage from 0.001 to 100, not '%s'",
@@ -294,12 +294,12 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 					   name, arg);
 		return 0;
 	case OPT_LEAD_TIME:
-		if (parse_seconds(arg, 0, 3600, &cfg->lead_time))
+		if (parse_double(arg, 0, 3600, &cfg->lead_time))
 			return usage_error("%s wants seconds from 0 to 3600, not '%s'",
 					   name, arg);
 		return 0;
 	case OPT_TIME:
-		if (parse_seconds(arg, 0.1, 86400, &cfg->seconds))
+		if (parse_double(arg, 0.1, 86400, &cfg->seconds))
 			return usage_error("%s wants seconds from 0.1 to 86400, not '%s'",
 					   name, arg);
 		return 0;
@@ -346,7 +346,7 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		cfg->columns = 1;
 		return 0;
 	case OPT_ALPHA:
-		if (parse_seconds(arg, 0, 1, &cfg->alpha) || cfg->alpha <= 0 || cfg->alpha >= 1)
+		if (parse_double(arg, 0, 1, &cfg->alpha) || cfg->alpha <= 0 || cfg->alpha >= 1)
 			return usage_error("%s wants a probability between 0 and 1, such as "
 					   "0.05, not '%s'", name, arg);
 		return 0;

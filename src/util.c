@@ -157,7 +157,7 @@ int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 	return 0;
 }
 
-int parse_seconds(const char *s, double min, double max, double *out)
+int parse_double(const char *s, double min, double max, double *out)
 {
 	double v;
 	char *end;

@@ -35,7 +35,8 @@ void msg_prepare(void);
 /* Numbers from users: the whole string, in range, or -1. */
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
-int parse_seconds(const char *s, double min, double max, double *out);
+/* A finite decimal number from min to max: seconds, a precision, an alpha. */
+int parse_double(const char *s, double min, double max, double *out);
 /* A size with an optional K, M, G or T suffix (powers of 1024). */
 int parse_size(const char *s, uint64_t *out);
 /* "1.5 GiB" */
