@@ -200,14 +200,14 @@ void progress_ran(double wall_s, double build_s)
 
 void format_duration(double secs, char *buf, size_t len)
 {
-	long s = secs > 0 ? (long)(secs + 0.5) : 0;
+	long s = secs > 0 ? (long)(secs + 0.5) : 0, min = (s + 30) / 60;
 
 	if (s < 60)
 		snprintf(buf, len, "%ld s", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%ld min", (s + 30) / 60);
+	else if (min < 60)
+		snprintf(buf, len, "%ld min", min);
 	else
-		snprintf(buf, len, "%ld h %02ld min", s / 3600, (s % 3600 + 30) / 60);
+		snprintf(buf, len, "%ld h %02ld min", min / 60, min % 60);
 }
 
 static void draw(void)
