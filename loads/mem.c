@@ -7,7 +7,10 @@
  * where swap can hold the excess; otherwise it is bounded by MemAvailable
  * minus a reserve, so that the workload and contest are never OOM-killed
  * (and the harness sets oom_score_adj 1000 on this process, should the
- * machine change under us).  Huge pages are declined so that the load works
+ * machine change under us).  Should another process grow after the size was
+ * chosen, so that MemAvailable and SwapFree together fall below half the
+ * reserve, the load gives its memory back and fails, before the OOM killer
+ * has to choose.  Huge pages are declined so that the load works
  * on pages of the base size whatever the transparent huge page setting. */
 #include "config.h"
 
@@ -19,6 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "load.h"
 #include "util.h"
 
@@ -165,29 +169,68 @@ static void shuffle_pages(uint32_t *order, size_t pages)
 	}
 }
 
-/* Touch every page once, in address order: 0, or 1 when told to stop. */
-static int touch_all(volatile char *mem, size_t pages, size_t ps)
+/* The memory the machine must keep while the load runs: half the reserve.
+ * CONTEST_TEST_MEM_FLOOR (bytes) stands in for it in the tests, which
+ * cannot make a machine short of memory. */
+static uint64_t memory_floor(const struct load_ctx *c)
 {
+	const char *test = getenv("CONTEST_TEST_MEM_FLOOR");
+	uint64_t v;
+	struct plan p;
+
+	if (test && parse_u64(test, 0, UINT64_MAX, &v) == 0)
+		return v;
+	make_plan(c->env, &p);
+	return p.reserve / 2;
+}
+
+#define MEM_CHECK_NS (50 * 1000 * 1000)	/* /proc/meminfo read at most this often */
+
+/* Between steps: 1 when told to stop, 2 when the machine runs short of
+ * memory (*left is what it has), else 0. */
+static int step_check(uint64_t floor, uint64_t *left)
+{
+	static int64_t last;
+	int64_t now;
+
+	if (load_stopping())
+		return 1;
+	now = mono_ns();
+	if (last && now - last < MEM_CHECK_NS)
+		return 0;
+	last = now;
+	*left = meminfo_bytes("MemAvailable") + meminfo_bytes("SwapFree");
+	return *left < floor ? 2 : 0;
+}
+
+/* Touch every page once, in address order: 0, or step_check()'s verdict. */
+static int touch_all(volatile char *mem, size_t pages, size_t ps, uint64_t floor,
+		     uint64_t *left)
+{
+	int rc;
+
 	for (size_t i = 0; i < pages; i++) {
 		mem[i * ps] = 1;
-		if (i % PAGES_PER_STEP == 0 && load_stopping())
-			return 1;
+		if (i % PAGES_PER_STEP == 0 && (rc = step_check(floor, left)))
+			return rc;
 	}
 	return 0;
 }
 
-/* One pass over the pages in shuffled order: 0, or 1 when told to stop. */
+/* One pass over the pages in shuffled order: 0, or step_check()'s verdict. */
 static int one_pass(struct load_ctx *c, char *mem, const uint32_t *order, size_t pages,
-		    size_t ps, uint64_t passes)
+		    size_t ps, uint64_t passes, uint64_t floor, uint64_t *left)
 {
+	int rc;
+
 	for (size_t i = 0; i < pages; i += PAGES_PER_STEP) {
 		size_t end = pages - i < PAGES_PER_STEP ? pages : i + PAGES_PER_STEP;
 
 		for (size_t k = i; k < end; k++)
 			++*(volatile uint64_t *)(void *)(mem + (size_t)order[k] * ps);
 		load_progress(c, (double)passes + (double)end / (double)pages);
-		if (load_stopping())
-			return 1;
+		if ((rc = step_check(floor, left)))
+			return rc;
 	}
 	return 0;
 }
@@ -195,9 +238,11 @@ static int one_pass(struct load_ctx *c, char *mem, const uint32_t *order, size_t
 static int mem_run(struct load_ctx *c, unsigned idx)
 {
 	size_t ps = (size_t)page_size(), pages = (size_t)(c->size / ps);
+	uint64_t floor = memory_floor(c), left = 0;
 	uint32_t *order;
 	char *mem;
 	char size[32];
+	int rc;
 
 	(void)idx;
 	format_size(c->size, size, sizeof(size));
@@ -214,13 +259,24 @@ static int mem_run(struct load_ctx *c, unsigned idx)
 		return load_fail(c, "mmap %s: %s", size, strerror(err));
 	}
 	madvise(mem, pages * ps, MADV_NOHUGEPAGE);	/* fails harmlessly without THP */
-	if (touch_all(mem, pages, ps) == 0) {
+	rc = touch_all(mem, pages, ps, floor, &left);
+	if (rc == 0) {
 		load_ready(c);
-		for (uint64_t passes = 0; one_pass(c, mem, order, pages, ps, passes) == 0;)
+		for (uint64_t passes = 0;
+		     (rc = one_pass(c, mem, order, pages, ps, passes, floor, &left)) == 0;)
 			passes++;
 	}
 	munmap(mem, pages * ps);
 	free(order);
+	if (rc == 2) {
+		char sleft[32], sfloor[32];
+
+		format_size(left, sleft, sizeof(sleft));
+		format_size(floor, sfloor, sizeof(sfloor));
+		return load_fail(c, "the machine ran short of memory (MemAvailable + SwapFree "
+				 "%s, below %s): mem_load gave its %s back before the OOM "
+				 "killer had to act", sleft, sfloor, size);
+	}
 	return 0;
 }
 

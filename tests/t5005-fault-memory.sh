@@ -1,7 +1,9 @@
 #!/bin/sh
 # Memory: a mem_load process killed with SIGKILL from outside, as the OOM
 # killer would, makes its run invalid as killed and the suite goes on; while
-# mem_load runs, MemAvailable stays above the reserve it keeps.
+# mem_load runs, MemAvailable stays above the reserve it keeps; and when the
+# machine runs short anyway (another process grew), mem_load gives its memory
+# back and its run is invalid, saying so.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
@@ -39,5 +41,16 @@ ok "MemAvailable stayed above the reserve (lowest $((min_avail >> 20)) MiB, rese
 	test "$min_avail" -gt "$reserve"
 ok_eq "no process left behind" "$(procs_in "$rundir")" ""
 ok "no scratch left behind" test ! -e run/contest-work
+
+# short of memory: no test can take a machine's memory away, so the floor
+# mem_load keeps (half the reserve) is raised above what any machine has
+(cd run && CONTEST_TEST_MEM_FLOOR=$((1 << 60)) exec "$CONTEST" --quick --scale 4 \
+	--lead-time 0.5 -n 1 -k short --mem-size 256M mem_load process_load \
+	>../short.out 2>../short.err)
+ok_eq "short of memory: the suite ends normally" "$?" 0
+ok "the mem_load run is invalid: it gave its memory back" \
+	grep -q "mem_load round 1/1.*INVALID: mem_load process 0: the machine ran short of memory (MemAvailable + SwapFree .*, below 1048576.0 TiB): mem_load gave its 256.0 MiB back" short.err
+ok "the suite went on: process_load is valid" grep -q "process_load round 1/1: .*, valid" short.err
+ok_eq "no process left behind" "$(procs_in "$rundir")" ""
 
 done_testing
