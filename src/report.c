@@ -704,7 +704,9 @@ static void print_differences(struct out *o, const struct report *r)
 	free(keys);
 }
 
-/* One line: what a '*' means, or why no test was made. */
+/* One line: what a '*' means, or why no test was made.  Where some cells
+ * were tested and others not, both fit on the line for a short baseline
+ * label; past 80 columns the reason goes on a line of its own. */
 static void print_legend(struct out *o, const struct report *r)
 {
 	const char *why = r->few && r->flat ? "fewer than 2 valid runs on a side, or no spread"
@@ -712,17 +714,25 @@ static void print_legend(struct out *o, const struct report *r)
 			: "no spread on either side";
 	const char *brief = r->few && r->flat ? "< 2 runs or no spread"
 			  : r->few ? "< 2 runs" : "no spread";
+	char *star;
 
 	if (!r->compared)
 		return;
-	if (!r->tests)
+	if (!r->tests) {
 		note(o, "No significance test against %s: %s", r->test_base, why);
-	else if (!r->few && !r->flat)
-		note(o, "* differs from %s (Welch's t-test, Holm-adjusted p < %g)",
-		     r->test_base, r->alpha);
-	else
-		note(o, "* differs from %s (Welch's t-test, Holm-adjusted p < %g); "
-		     "no test: %s", r->test_base, r->alpha, brief);
+		return;
+	}
+	star = xasprintf("* differs from %s (Welch's t-test, Holm-adjusted p < %g)",
+			 r->test_base, r->alpha);
+	if (!r->few && !r->flat) {
+		note(o, "%s", star);
+	} else if (strlen(star) + strlen("; no test: ") + strlen(brief) <= 80) {
+		note(o, "%s; no test: %s", star, brief);
+	} else {
+		note(o, "%s", star);
+		note(o, "No test where: %s", why);
+	}
+	free(star);
 }
 
 static ptrdiff_t type_index(const struct report *r, const char *type)

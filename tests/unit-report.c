@@ -281,6 +281,35 @@ static void test_significance(void)
 	free_runs(runs, n);
 }
 
+/* The legend of a partly tested report stays within 80 columns for a
+ * 20-character baseline (first in sort order): the reason goes on a line of
+ * its own. */
+static void test_legend_width(void)
+{
+	static const char base[] = "linux-6.1-eevdf-base";	/* 20 characters */
+	struct run runs[7];
+	size_t n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		runs[n++] = mk(base, "noload", 100 + i, 90, 0, 0, 1);
+		runs[n++] = mk("x", "noload", 110 + 2 * i, 90, 0, 0, 1);
+	}
+	runs[n++] = mk("y", "noload", 120, 90, 0, 0, 1);
+	struct store st = { .runs = runs, .nruns = n };
+	struct report_opts o = { 0 };
+	int rc;
+	char *out = report_with(&st, &o, &rc);
+
+	ok(rc == 0 && widest(out) <= 80, "a 20-character baseline: no line over 80 columns (%zu)",
+	   widest(out));
+	ok(strstr(out, "\n\n* differs from linux-6.1-eevdf-base (Welch's t-test, "
+			"Holm-adjusted p < 0.05)\n"
+			"No test where: fewer than 2 valid runs on a side\n") != NULL,
+	   "the star's meaning, then why y was not tested, on two lines");
+	free(out);
+	free_runs(runs, n);
+}
+
 /* CSV and JSON escape what the environment holds. */
 static void test_escaping(void)
 {
@@ -321,6 +350,7 @@ int main(void)
 	test_loads();
 	test_cells();
 	test_significance();
+	test_legend_width();
 	test_escaping();
 	return tap_done();
 }
