@@ -461,6 +461,22 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 
 /* ---- notes under the tables ------------------------------------------------ */
 
+/* Text in markdown (a label or type in a table, a note): | and markup
+ * escaped, padded to width. */
+static void md_text(FILE *f, const char *s, int width)
+{
+	int n = 0;
+
+	for (; *s; s++, n++) {
+		if (strchr("\\|*_`<[", *s)) {
+			fputc('\\', f);
+			n++;
+		}
+		fputc(*s, f);
+	}
+	fprintf(f, "%*s", width > n ? width - n : 0, "");
+}
+
 /* Where the tables and notes go.  The first note is set off by a blank
  * line; in markdown every note is a list item. */
 struct out {
@@ -481,9 +497,13 @@ static void note(struct out *o, const char *fmt, ...)
 	va_end(ap);
 	if (!o->gap++)
 		fputc('\n', o->f);
-	if (o->md)
-		fputs(line[0] == '*' ? "- \\" : "- ", o->f);
-	fprintf(o->f, "%s\n", line);
+	if (o->md) {
+		fputs("- ", o->f);
+		md_text(o->f, line, 0);
+		fputc('\n', o->f);
+	} else {
+		fprintf(o->f, "%s\n", line);
+	}
 	free(line);
 }
 
@@ -879,21 +899,6 @@ static void dashes(FILE *f, int n)
 {
 	while (n-- > 0)
 		fputc('-', f);
-}
-
-/* A label or type in a markdown table: | and markup escaped. */
-static void md_text(FILE *f, const char *s, int width)
-{
-	int n = 0;
-
-	for (; *s; s++, n++) {
-		if (strchr("\\|*_`", *s)) {
-			fputc('\\', f);
-			n++;
-		}
-		fputc(*s, f);
-	}
-	fprintf(f, "%*s", width > n ? width - n : 0, "");
 }
 
 /* One run type's table: "TYPE:", the header and a row per row with runs of

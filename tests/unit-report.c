@@ -342,6 +342,20 @@ static void test_escaping(void)
 	free(out);
 	record_free(&env);
 	free_runs(runs, 2);
+
+	/* markdown: a label's markup is escaped in the notes as in the tables */
+	struct run md_runs[] = {
+		mk("x*_<y", "noload", 10, 90, 0, 0, 1),
+		mk("x*_<y", "noload", 11, 90, 0, 0, 1),
+	};
+	struct store md_st = { .runs = md_runs, .nruns = 2 };
+
+	o = (struct report_opts){ .format = REPORT_MARKDOWN };
+	out = report_with(&md_st, &o, &rc);
+	ok(rc == 0 && strstr(out, "\n| x\\*\\_\\<y ") && strstr(out, "\n- x\\*\\_\\<y "),
+	   "markdown: the label's * _ < escaped in its row and in its noise note");
+	free(out);
+	free_runs(md_runs, 2);
 }
 
 int main(void)
