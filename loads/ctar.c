@@ -1,12 +1,22 @@
 /* ctar.c - ctar_load: write a tar archive of the workload's tree, again and again.
  *
- * Like `tar cf archive.tar TREE` in a loop: one process creates
- * scratch/archive.tar, writes the whole archive into it with tar_write(),
- * closes it, deletes it and starts over.  One unit is one complete archive,
- * counted fractionally by the bytes written.  prepare() writes one archive
- * (untimed) to learn its size, so fractions are right from the first pass;
- * afterwards each pass is measured against the size of the last complete
- * archive, since the tree grows while the workload builds in it. */
+ * Like `tar cf archive.tar TREE; sync archive.tar` in a loop: one process
+ * creates scratch/archive.tar, writes the whole archive into it with
+ * tar_write(), gets it to the device (io_sync(): sync_file_range over the
+ * whole file, then fdatasync), closes it, deletes it and starts over.  The
+ * sync is what makes this a disk load: an archive deleted while its pages
+ * are still dirty never reaches the device (the kernel cancels the writes,
+ * /proc/PID/io cancelled_write_bytes), and the load would be a CPU loop
+ * over the page cache.  tar itself does not fsync, but its archive stays,
+ * and writeback takes it to the disk within the run; ours is deleted at
+ * once, so it must be written back first.
+ *
+ * One unit is one complete archive that is on the device, counted
+ * fractionally by the bytes written (never a whole one before the sync).
+ * prepare() writes one archive (untimed) to learn its size, so fractions
+ * are right from the first pass; afterwards each pass is measured against
+ * the size of the last complete archive, since the tree grows while the
+ * workload builds in it. */
 #include "config.h"
 
 #include <errno.h>
@@ -18,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io.h"
 #include "load.h"
 #include "tar.h"
 #include "util.h"
@@ -54,10 +65,11 @@ static int ctar_on_stop(void *arg)
 	return load_stopping();
 }
 
-/* Write one archive of the tree to path: 0, 1 when stopped, or -1 with why.
- * A complete archive's size goes to *size; a partial one is removed. */
+/* Write one archive of the tree to path and, when `sync`, get it to the
+ * device: 0, 1 when stopped, or -1 with why.  A complete archive's size goes
+ * to *size; the archive is removed in every case. */
 static int ctar_once(const char *tree, const char *path, const struct tar_hooks *hooks,
-		     uint64_t *size, char *why, size_t len)
+		     int sync, uint64_t *size, char *why, size_t len)
 {
 	struct stat st;
 	int fd, rc;
@@ -72,6 +84,8 @@ static int ctar_once(const char *tree, const char *path, const struct tar_hooks 
 		snprintf(why, len, "stat %s: %s", path, strerror(errno));
 		rc = -1;
 	}
+	if (rc == 0 && sync && (rc = io_sync(fd, (uint64_t)st.st_size)) < 0)
+		snprintf(why, len, "sync %s: %s", path, strerror(errno));
 	if (close(fd) && rc == 0) {
 		snprintf(why, len, "close %s: %s", path, strerror(errno));
 		rc = -1;
@@ -92,7 +106,7 @@ static int ctar_prepare(struct load_ctx *c, char *why, size_t len)
 	uint64_t size = 0;
 	int rc;
 
-	rc = ctar_once(c->env->tree, path, NULL, &size, msg, sizeof(msg));
+	rc = ctar_once(c->env->tree, path, NULL, 0, &size, msg, sizeof(msg));
 	free(path);
 	if (rc) {
 		snprintf(why, len, "a trial archive of %s: %s", c->env->tree, msg);
@@ -131,7 +145,7 @@ static int ctar_run(struct load_ctx *c, unsigned idx)
 		uint64_t size = 0;
 
 		p.bytes = 0;
-		rc = ctar_once(c->env->tree, path, &hooks, &size, why, sizeof(why));
+		rc = ctar_once(c->env->tree, path, &hooks, 1, &size, why, sizeof(why));
 		if (rc)
 			break;
 		p.done += 1;
@@ -155,7 +169,7 @@ static void ctar_cleanup(struct load_ctx *c)
 
 const struct load_ops ctar_load = {
 	.name = "ctar_load",
-	.summary = "writes a tar archive of the workload's tree, again and again",
+	.summary = "writes a tar archive of the workload's tree to disk, again and again",
 	.unit = "one complete archive",
 	.describe = ctar_describe,
 	.prepare = ctar_prepare,

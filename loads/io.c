@@ -193,10 +193,8 @@ static void io_cleanup(struct load_ctx *c)
 		unlink(st->path);
 }
 
-/* Get the file's data to the device, in steps so that a stop request is
- * seen within one step: start writeback of everything still dirty, then
- * wait for it.  0, 1 when stopped, or -1 with errno. */
-static int io_sync(int fd, uint64_t size)
+/* Start writeback of everything still dirty, then wait for it (io.h). */
+int io_sync(int fd, uint64_t size)
 {
 	static const unsigned int how[2] = {
 		SYNC_FILE_RANGE_WRITE,

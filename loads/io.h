@@ -1,8 +1,9 @@
-/* io.h - the file size io_load, io_other and read_load share (in io.c). */
+/* io.h - what io_load, io_other, read_load and the tar loads share (in io.c). */
 #ifndef CONTEST_IO_H
 #define CONTEST_IO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "load.h"
 
@@ -16,5 +17,11 @@ int io_file_size(struct load_ctx *c, const char *where, const char *elsewhere,
 /* "4.0 GiB file in DIR<what> (RAM 23.5 GiB, free 80.0 GiB)" */
 void io_file_describe(const struct load_ctx *c, const char *where, const char *what,
 		      char *buf, size_t len);
+/* In a load process: get the first `size` bytes of fd's data to the device,
+ * as the file's writer must before its unit counts: start writeback of all
+ * of it, wait for it, then fdatasync() for the error report.  In 64 MiB
+ * steps, so that a stop request is seen within one step.  0, 1 when
+ * stopped, or -1 with errno. */
+int io_sync(int fd, uint64_t size);
 
 #endif
