@@ -3,11 +3,16 @@
  * Like `cat FILE > /dev/null` in a loop.  prepare() writes the file once per
  * suite (untimed), S bytes of incompressible data, and syncs it.  run() reads
  * it from start to end with 1 MiB read()s, advising sequential access as cat
- * does.  The file may fit in the page cache (RAM is large, the file may be
- * reduced to fit the disk), so that every read still reaches the device the
- * reader drops the pages behind it (POSIX_FADV_DONTNEED every 64 MiB) and
- * the whole file before each pass.  One unit is one complete read, counted
- * fractionally by bytes.
+ * does, through the page cache as cat does: nothing is dropped behind the
+ * reader, so the file's pages compete for memory with the workload's (the
+ * tree, the compiler, the objects) and push them out, which is what the
+ * original read_load measured.  A file the size of RAM cannot stay cached
+ * whole, so the passes keep reaching the device; a file that fits (a small
+ * --io-size, or a disk too small for a RAM-sized one) is read from the cache
+ * after the first pass, as cat would read it.  Each run starts equal: the
+ * harness flushes the caches before it (drop_caches, or fadvise over the
+ * work directory, which holds the file).  One unit is one complete read,
+ * counted fractionally by bytes.
  *
  * S is --io-size, else RAM (MemTotal), never more than half the free space
  * of the file system nor so much that less than 1 GiB stays free. */
@@ -27,9 +32,7 @@
 #include "proc.h"
 #include "util.h"
 
-#define MIB (UINT64_C(1) << 20)
 #define BUF_SIZE (1 << 20)		/* bytes per read() */
-#define DROP_STEP (64 * MIB)		/* drop the cache behind the reader this often */
 #define FILE_NAME "read_load.dat"
 
 static int read_check(struct load_ctx *c, char *why, size_t len)
@@ -123,20 +126,13 @@ static void read_finish(struct load_ctx *c)
 	c->priv = NULL;
 }
 
-/* Drop [from, to) from the page cache: the next pass must read the device. */
-static void read_drop(int fd, uint64_t from, uint64_t to)
-{
-	posix_fadvise(fd, (off_t)from, (off_t)(to - from), POSIX_FADV_DONTNEED);
-}
-
 /* One pass over the file: 0 when complete, 1 when stopped, or load_fail(). */
 static int read_pass(struct load_ctx *c, int fd, const char *path, void *buf, double done)
 {
-	uint64_t off = 0, dropped = 0, size = c->size;
+	uint64_t off = 0, size = c->size;
 
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return load_fail(c, "lseek %s: %s", path, strerror(errno));
-	read_drop(fd, 0, size);
 	while (off < size) {
 		size_t n = size - off < BUF_SIZE ? (size_t)(size - off) : BUF_SIZE;
 		ssize_t r;
@@ -154,10 +150,6 @@ static int read_pass(struct load_ctx *c, int fd, const char *path, void *buf, do
 					 path, (unsigned long long)off, (unsigned long long)size);
 		off += (uint64_t)r;
 		load_progress(c, done + (double)off / (double)size);
-		if (off - dropped >= DROP_STEP) {
-			read_drop(fd, dropped, off);
-			dropped = off;
-		}
 	}
 	return 0;
 }
@@ -195,7 +187,7 @@ static int read_run(struct load_ctx *c, unsigned idx)
 
 const struct load_ops read_load = {
 	.name = "read_load",
-	.summary = "reads a file the size of RAM (written before timing) again and again",
+	.summary = "reads a file the size of RAM (written before timing) like cat, again and again",
 	.unit = "one complete read",
 	.flags = LOAD_WORK_DISK,
 	.check = read_check,

@@ -144,12 +144,18 @@ else
 	work=$(work_of read.out)
 	rb=$(io_field read.io read_bytes)
 	ok "it did work (${work:-none} reads of 256 MiB)" gt "${work:-0}" 0
+	# prepare() leaves the file out of the cache: the first pass reads it
 	ok "its process read at least the file from the device (read_bytes ${rb:-none})" \
 		test "${rb:-0}" -ge $((256 * MIB))
-	# the cache could hold the file: without dropping it, passes after the
-	# first would cost the device nothing
-	ok "every pass reached the device: read_bytes ${rb:-none} >= half of $work x 256 MiB" \
-		awk "BEGIN{exit !(${rb:-0} >= 0.5 * ${work:-0} * 256 * $MIB)}"
+	# as cat, through the page cache: 256 MiB stays cached here, so passes
+	# after the first cost the device nothing (a reader that dropped its
+	# pages behind it would read the device on every pass)
+	if gt "${work:-0}" 3; then
+		ok "it reads through the page cache: read_bytes ${rb:-none} < half of $work x 256 MiB" \
+			awk "BEGIN{exit !(${rb:-0} < 0.5 * ${work:-0} * 256 * $MIB)}"
+	else
+		skip "too few passes (${work:-0}) to see the cache serve them"
+	fi
 	ok "the read file is gone" test ! -e "$W"
 fi
 
