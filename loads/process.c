@@ -26,6 +26,13 @@
 #include "util.h"
 
 #define HOPS_PER_UNIT 10000.0
+/* Chunks in flight.  contest 0.61's own description (its home page,
+ * http://www.users.on.net/~ckolivas/contest/) says only "Insert M << N
+ * chunks of data into the ring" for N = 4 x CPUs processes.  Its source,
+ * which would give M, could not be found: a search of public code and page
+ * archives turned up neither contest's process_load nor B. Matthews' irman,
+ * from which contest took some of its loads.  2 keeps M << N for any N of
+ * 8 or more (2 CPUs or more): at most a quarter of the ring is busy. */
 #define DEFAULT_CHUNKS 2
 #define DEFAULT_CHUNK_SIZE 8192
 #define PIPE_DEFAULT_SIZE 65536	/* Linux's default pipe capacity */
