@@ -38,6 +38,7 @@ struct proc_state {
 	int status;
 	struct rusage ru;
 	int64_t user0_ns, sys0_ns; /* CPU at loadset_mark() */
+	struct load_io io0;	   /* I/O at loadset_mark(), -1 when unreadable */
 };
 
 struct loadset {
@@ -372,11 +373,68 @@ static void proc_cpu(pid_t pid, int64_t *user_ns, int64_t *sys_ns)
 	}
 }
 
+/* The I/O counters of a live process, from /proc/PID/io: 0, or -1 when
+ * they cannot be read (no task I/O accounting, or the process is gone). */
+static int proc_io(pid_t pid, struct load_io *io)
+{
+	static const char *const keys[] = {
+		"rchar", "wchar", "read_bytes", "write_bytes", "cancelled_write_bytes",
+	};
+	int64_t *out[] = { &io->rchar, &io->wchar, &io->read_bytes, &io->write_bytes,
+			   &io->cancelled };
+	char path[64], buf[1024], key[32], *save = NULL;
+	unsigned found = 0;
+	long long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	if (read_small(path, buf, sizeof(buf)))
+		return -1;
+	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%31[^:]: %lld", key, &v) != 2 || v < 0)
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
+			if (!strcmp(key, keys[k])) {
+				*out[k] = v;
+				found |= 1u << k;
+			}
+		}
+	}
+	return found == (1u << ARRAY_SIZE(keys)) - 1 ? 0 : -1;
+}
+
 void loadset_mark(struct loadset *ls)
 {
-	for (unsigned i = 0; i < ls->n; i++)
-		if (!ls->ps[i].reaped)
-			proc_cpu(ls->ps[i].pid, &ls->ps[i].user0_ns, &ls->ps[i].sys0_ns);
+	for (unsigned i = 0; i < ls->n; i++) {
+		struct proc_state *p = &ls->ps[i];
+
+		if (p->reaped)
+			continue;
+		proc_cpu(p->pid, &p->user0_ns, &p->sys0_ns);
+		if (proc_io(p->pid, &p->io0))
+			p->io0.rchar = -1;
+	}
+}
+
+int loadset_io(const struct loadset *ls, struct load_io *io)
+{
+	struct load_io sum = { 0, 0, 0, 0, 0 };
+
+	for (unsigned i = 0; i < ls->n; i++) {
+		const struct proc_state *p = &ls->ps[i];
+		struct load_io now;
+
+		if (p->reaped || p->io0.rchar < 0 || proc_io(p->pid, &now)) {
+			*io = (struct load_io){ -1, -1, -1, -1, -1 };
+			return -1;
+		}
+		sum.rchar += now.rchar - p->io0.rchar;
+		sum.wchar += now.wchar - p->io0.wchar;
+		sum.read_bytes += now.read_bytes - p->io0.read_bytes;
+		sum.write_bytes += now.write_bytes - p->io0.write_bytes;
+		sum.cancelled += now.cancelled - p->io0.cancelled;
+	}
+	*io = sum;
+	return 0;
 }
 
 int64_t loadset_cpu_ns(const struct loadset *ls)
@@ -562,8 +620,10 @@ static int timed_build(struct harness *h, struct loadset *ls, struct run *run)
 	run->elapsed_ns = b.elapsed_ns;
 	run->user_ns = b.user_ns;
 	run->sys_ns = b.sys_ns;
-	if (ls)
+	if (ls) {
 		run->work = loadset_work(ls) - w0;
+		loadset_io(ls, &run->io);	/* with the work, before the stop */
+	}
 	return 0;
 }
 

@@ -43,8 +43,14 @@ int loadset_check(struct loadset *ls, char *why, size_t len);
  * *sys_ns.  Returns 0, or -1 with why when a process failed. */
 int loadset_stop(struct loadset *ls, int64_t *user_ns, int64_t *sys_ns,
 		 char *why, size_t len);
-/* Start counting CPU from now (per process, from /proc/PID/stat). */
+/* Start counting CPU and I/O from now (per process, from /proc/PID/stat
+ * and /proc/PID/io). */
 void loadset_mark(struct loadset *ls);
+/* The I/O of all processes since loadset_mark(), from /proc/PID/io of the
+ * live processes (a reaped child's counters are not reliably folded into
+ * anyone's), so call it before loadset_stop().  0, or -1 with every field
+ * -1 when a process's counters cannot be read. */
+int loadset_io(const struct loadset *ls, struct load_io *io);
 
 /* One run of type rt (c: its load context, or NULL): clean, setup, flush,
  * load, lead time, timed build, stop.  Fills the figures, validity and

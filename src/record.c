@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +292,23 @@ int record_decode(const char *line, size_t len, struct record *r,
 	return 0;
 }
 
+/* The record keys of struct load_io's fields. */
+static const struct {
+	const char *key;
+	size_t off;
+} io_fields[] = {
+	{ "load_rchar", offsetof(struct load_io, rchar) },
+	{ "load_wchar", offsetof(struct load_io, wchar) },
+	{ "load_read_bytes", offsetof(struct load_io, read_bytes) },
+	{ "load_write_bytes", offsetof(struct load_io, write_bytes) },
+	{ "load_cancelled_write_bytes", offsetof(struct load_io, cancelled) },
+};
+
+static int64_t *io_field(struct load_io *io, size_t i)
+{
+	return (int64_t *)((char *)io + io_fields[i].off);
+}
+
 void run_to_record(const struct run *run, struct record *r)
 {
 	record_init(r, "run");
@@ -321,12 +339,20 @@ void run_to_record(const struct run *run, struct record *r)
 		record_set_i64(r, "pswpin", run->pswpin);
 	if (run->pswpout >= 0)
 		record_set_i64(r, "pswpout", run->pswpout);
+	for (size_t i = 0; i < ARRAY_SIZE(io_fields); i++) {
+		int64_t v = *(const int64_t *)((const char *)&run->io + io_fields[i].off);
+
+		if (v >= 0)
+			record_set_i64(r, io_fields[i].key, v);
+	}
 }
 
 void run_sysfig_absent(struct run *run)
 {
 	run->idle = run->iowait = NAN;
 	run->majflt = run->pswpin = run->pswpout = -1;
+	for (size_t i = 0; i < ARRAY_SIZE(io_fields); i++)
+		*io_field(&run->io, i) = -1;
 }
 
 void run_init(struct run *run)
@@ -389,6 +415,12 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 	    opt_count(r, "pswpout", &run->pswpout)) {
 		snprintf(why, len, "run record with a missing or bad number");
 		return -1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(io_fields); i++) {
+		if (opt_count(r, io_fields[i].key, io_field(&run->io, i))) {
+			snprintf(why, len, "run record with a bad %s", io_fields[i].key);
+			return -1;
+		}
 	}
 	if (valid && run->elapsed_ns == 0) {
 		snprintf(why, len, "valid run record with no elapsed time");

@@ -43,6 +43,16 @@ int record_decode(const char *line, size_t len, struct record *r,
 
 uint32_t crc32_buf(const void *buf, size_t len);
 
+/* A load's own I/O over the timed run, summed over its processes, from
+ * /proc/PID/io (bytes; -1 when it could not be read, and in records written
+ * before it was): read(2)/write(2) bytes, cache or not (rchar, wchar); what
+ * the processes made the block layer read, and dirtied for it to write
+ * (read_bytes, write_bytes); dirtied bytes whose write was cancelled because
+ * the file was truncated or removed before writeback (cancelled). */
+struct load_io {
+	int64_t rchar, wchar, read_bytes, write_bytes, cancelled;
+};
+
 /* One timed run, as stored. */
 struct run {
 	char *label;
@@ -62,15 +72,16 @@ struct run {
 	 * records written before they were). */
 	double idle, iowait;            /* % of all CPUs' time, one decimal */
 	int64_t majflt, pswpin, pswpout; /* major faults, pages swapped in, out */
+	struct load_io io;              /* the load's processes, -1 when absent */
 };
 
 /* Zero, with the system figures absent. */
 void run_init(struct run *run);
-/* Only the system figures absent. */
+/* Only the system figures and the load's I/O absent. */
 void run_sysfig_absent(struct run *run);
 void run_to_record(const struct run *run, struct record *r);
 /* -1 with why when a field is missing or bad.  The system figures and
- * load_session are optional (absent: not measured, and 0). */
+ * load's I/O and load_session are optional (absent: not measured, and 0). */
 int run_from_record(const struct record *r, struct run *run, char *why, size_t len);
 void run_free(struct run *run);
 

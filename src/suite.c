@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <math.h>
 #include <signal.h>
@@ -821,8 +822,10 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 {
 	int64_t user = 0, sys = 0, t0, elapsed;
 	struct loadset *ls;
+	struct load_io io;
 	char why[512];
 	double w0, work;
+	int have_io;
 
 	if (c->ops->setup && c->ops->setup(c, why, sizeof(why))) {
 		msg("%s setup: %s", c->ops->name, why);
@@ -847,6 +850,7 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 		sleep_ns(100 * 1000 * 1000);
 	}
 	work = loadset_work(ls) - w0;
+	have_io = loadset_io(ls, &io) == 0;
 	elapsed = mono_ns() - t0;
 	if (loadset_check(ls, why, sizeof(why)) == 0)
 		why[0] = '\0';
@@ -870,6 +874,12 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 	if (c->natural_per_unit > 0 && c->natural_unit)
 		printf("natural:  %.1f %s/s\n", work * c->natural_per_unit / secs, c->natural_unit);
 	printf("CPU%%:     %.0f\n", (double)(user + sys) / (double)elapsed * 100);
+	if (have_io)
+		printf("io:       rchar %" PRId64 " wchar %" PRId64 " read_bytes %" PRId64
+		       " write_bytes %" PRId64 " cancelled_write_bytes %" PRId64 "\n",
+		       io.rchar, io.wchar, io.read_bytes, io.write_bytes, io.cancelled);
+	else
+		printf("io:       not measured (no /proc/PID/io here)\n");
 	return 0;
 }
 

@@ -163,6 +163,30 @@ static void test_run(void)
 	ok(run_from_record(&r, &out, why, sizeof(why)) == 0 && isnan(out.idle) &&
 	   out.majflt == -1 && out.pswpout == -1, "and read back as absent");
 	run_free(&out);
+	record_free(&r);
+
+	/* the load's own I/O: stored when measured, absent in older records */
+	in.io = (struct load_io){ 10, 20, 0, 40, 5 };
+	run_to_record(&in, &r);
+	is_str(record_get(&r, "load_write_bytes"), "40", "load_write_bytes is stored");
+	is_str(record_get(&r, "load_read_bytes"), "0", "a read_bytes of 0 is stored");
+	ok(run_from_record(&r, &out, why, sizeof(why)) == 0 && out.io.rchar == 10 &&
+	   out.io.wchar == 20 && out.io.read_bytes == 0 && out.io.write_bytes == 40 &&
+	   out.io.cancelled == 5, "the load's rchar, wchar, read_bytes, write_bytes and "
+	   "cancelled_write_bytes read back");
+	run_free(&out);
+	record_set(&r, "load_wchar", "-3");
+	ok(run_from_record(&r, &out, why, sizeof(why)) != 0, "a negative load_wchar is refused (%s)",
+	   why);
+	record_free(&r);
+	in.io = (struct load_io){ -1, -1, -1, -1, -1 };
+	run_to_record(&in, &r);
+	ok(!record_get(&r, "load_rchar") && !record_get(&r, "load_cancelled_write_bytes"),
+	   "I/O that was not measured is left out");
+	ok(run_from_record(&r, &out, why, sizeof(why)) == 0 && out.io.rchar == -1 &&
+	   out.io.write_bytes == -1 && out.io.cancelled == -1,
+	   "a record without the load's I/O (an older one) reads it as absent");
+	run_free(&out);
 
 	record_set(&back, "elapsed_ns", "-5");
 	ok(run_from_record(&back, &out, why, sizeof(why)) != 0, "a negative time is refused");
