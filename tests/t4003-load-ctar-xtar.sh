@@ -14,13 +14,18 @@ trap 'umount "$mnt" 2>/dev/null; rm -rf "$T_DIR"' EXIT
 
 # The size tar_write gives an archive of tree $1 (members relative to it,
 # one header per entry, data in 512-byte blocks, two end blocks, padded to
-# records of 10240 bytes), in MB.  Names in the builtin tree are short, so
-# no pax header is needed.
-archive_mb() {
+# records of 10240 bytes), in bytes.  Names in the builtin tree are short,
+# so no pax header is needed.
+archive_bytes() {
 	find "$1" -mindepth 1 -printf '%y %s\n' | awk '
 		$1 == "f" { s += 512 + int(($2 + 511) / 512) * 512; next }
 		{ s += 512 }
-		END { s += 1024; s = int((s + 10239) / 10240) * 10240; print s / 1e6 }'
+		END { s += 1024; s = int((s + 10239) / 10240) * 10240; print s }'
+}
+
+# The bytes of file data in tree $1: what one extraction writes.
+data_bytes() {
+	find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'
 }
 
 field() {	# field NAME FILE: the first number on the NAME: line
@@ -41,7 +46,11 @@ run_load() {
 	while [ $i -lt 100 ]; do
 		run=$(echo w/run-*)
 		if [ -d "$run/$1" ]; then
-			[ -s "$1.mb" ] || archive_mb "$run/tree" >"$1.mb"
+			if [ ! -s "$1.mb" ]; then
+				archive_bytes "$run/tree" >"$1.bytes"
+				data_bytes "$run/tree" >"$1.data"
+				awk '{ print $1 / 1e6 }' "$1.bytes" >"$1.mb"
+			fi
 			if check_running "$1" "$run"; then
 				echo yes >"$1.seen"
 				break
@@ -78,6 +87,56 @@ check_load() {	# check_load LOAD WHAT_IT_DOES
 			     exit !(w > 0 && x > 0 && (d < 0 ? -d : d) <= x * 0.01 + 0.06) }"
 	ok_eq "$1: nothing left in the work directory" "$(ls -A w 2>&1)" ""
 	rm -rf w
+	check_io "$1" "$work"
+}
+
+io_value() {	# io_value NAME FILE: the number after NAME on the io: line of FILE
+	sed -n 's/^io: *//p' "$2" | tr ' ' '\n' | sed -n "/^$1\$/{n;p;q}"
+}
+
+# The kernel's count of the load's work against its own (the Loads), from
+# the io: line (/proc/PID/io, summed by contest over the same seconds as
+# the work).  A unit is on the device: the bytes dirtied and not cancelled
+# by a removal before writeback (write_bytes - cancelled_write_bytes) are at
+# least one unit's size per unit.  ctar_load: each archive is written once
+# (wchar / archive size = archives).  xtar_load: each extraction reads the
+# archive once (rchar / archive size = extractions) and writes the tree's
+# file data; a partial extraction at either end of the window writes data
+# and consumes archive bytes in other proportions, hence one unit of slack.
+# And write_bytes grows when a page cache folio is first dirtied, up to
+# 2 MiB at once on a recent kernel, so at either end of the window it may
+# run a folio ahead of the work: 4 MiB of slack for both.
+check_io() {	# check_io LOAD WORK
+	fstype=$(stat -f -c %T . 2>/dev/null)
+	if grep -q '^io: *not measured' "$1.out"; then
+		skip "$1: no /proc/PID/io here"
+		skip "$1: no /proc/PID/io here"
+		return
+	elif [ "$fstype" = tmpfs ] || [ "$fstype" = ramfs ]; then
+		skip "$1: $T_DIR is on $fstype: nothing is written to a device there"
+		skip "$1: $T_DIR is on $fstype"
+		return
+	elif ! awk "BEGIN { exit !(\"$2\" + 0 >= 3) }"; then
+		skip "$1: too few units (${2:-none}) to judge the bytes per unit"
+		skip "$1: too few units"
+		return
+	fi
+	size=$(cat "$1.bytes") data=$(cat "$1.data")
+	wb=$(io_value write_bytes "$1.out") cwb=$(io_value cancelled_write_bytes "$1.out")
+	case $1 in
+	ctar_load)
+		bytes=$(io_value wchar "$1.out") what="archive bytes written (wchar)"
+		per_unit=$size slack=0 ;;
+	xtar_load)
+		bytes=$(io_value rchar "$1.out") what="archive bytes read (rchar)"
+		per_unit=$data slack=1 ;;
+	esac
+	ok "$1: on the device, at least one unit's size per unit: write_bytes ${wb:-?} - cancelled ${cwb:-?} >= ($2 - $slack) x $per_unit - 4 MiB" \
+		awk "BEGIN { exit !(\"$wb\" != \"\" && $per_unit > 0 &&
+				   \"$wb\" - \"$cwb\" >= ($2 - $slack) * $per_unit - 4 * 1048576) }"
+	ok "$1: Loads $2 = $what ${bytes:-?} / archive size $size, within 1% + 1" \
+		awk "BEGIN { u = \"$bytes\" / $size; d = u - $2;
+			     exit !(\"$bytes\" != \"\" && (d < 0 ? -d : d) <= $2 / 100 + 1) }"
 }
 
 check_load ctar_load "an archive is being written"

@@ -54,6 +54,16 @@ gt() {	# gt A B: A > B, as numbers
 	awk "BEGIN{exit !($1 > $2)}"
 }
 
+io_value() {	# io_value NAME FILE: the number after NAME on the io: line of FILE
+	sed -n 's/^io: *//p' "$2" | tr ' ' '\n' | sed -n "/^$1\$/{n;p;q}"
+}
+
+# units_match BYTES SIZE WORK: BYTES / SIZE is WORK within 1% + 0.1 (the
+# io: line is sampled just after the work, over the same seconds)
+units_match() {
+	awk "BEGIN { u = $1 / $2; d = u - $3; exit !($1 > 0 && (d < 0 ? -d : d) <= $3 / 100 + 0.1) }"
+}
+
 # ---- io_load -------------------------------------------------------------
 
 "$CONTEST" load io_load -t 3 --quick --work-dir "$W" >io.out 2>io.err &
@@ -76,6 +86,24 @@ else
 	# have sent each file to the device before deleting it, as dd's would be
 	ok "the files reached the device: cancelled_write_bytes $cwb of write_bytes $wb" \
 		test "$cwb" -le $((wb / 2))
+fi
+# the same from contest's own sample of the load's /proc/PID/io, over the
+# seconds of its work: one unit is one file on the device
+wb=$(io_value write_bytes io.out) cwb=$(io_value cancelled_write_bytes io.out)
+wchar=$(io_value wchar io.out)
+if [ -z "$wb" ]; then
+	skip "no /proc/PID/io here: $(sed -n 's/^io: *//p' io.out)"
+	skip "no /proc/PID/io here"
+elif [ "$wb" -lt $((4 * 64 * MIB)) ]; then
+	skip "too little written to judge ($wb bytes; a file system without write accounting?)"
+	skip "too little written to judge"
+else
+	# write_bytes grows when a page cache folio is first dirtied, up to
+	# 2 MiB at once on a recent kernel: at either end of the window it may
+	# run a folio ahead of the work, hence 4 MiB of slack
+	ok "io: at least one file's size on the device per unit: write_bytes $wb - cancelled $cwb >= $work x 64 MiB - 4 MiB" \
+		awk "BEGIN { exit !($wb - $cwb >= $work * 64 * $MIB - 4 * $MIB) }"
+	ok "io: Loads $work = bytes written (wchar $wchar) / 64 MiB" units_match "$wchar" $((64 * MIB)) "$work"
 fi
 
 # ---- io_other ------------------------------------------------------------
@@ -147,6 +175,11 @@ else
 	# prepare() leaves the file out of the cache: the first pass reads it
 	ok "its process read at least the file from the device (read_bytes ${rb:-none})" \
 		test "${rb:-0}" -ge $((256 * MIB))
+	# read_bytes misses the passes the cache served; rchar, the bytes
+	# read(2) returned, counts every pass, cached or not
+	rchar=$(io_value rchar read.out)
+	ok "Loads $work = bytes read (rchar ${rchar:-none}) / 256 MiB" \
+		units_match "${rchar:-0}" $((256 * MIB)) "${work:-0}"
 	# as cat, through the page cache: 256 MiB stays cached here, so passes
 	# after the first cost the device nothing (a reader that dropped its
 	# pages behind it would read the device on every pass)
