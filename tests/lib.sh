@@ -62,6 +62,11 @@ skip() {	# skip REASON: one test point that cannot run here
 	echo "ok $T_N # SKIP $*"
 }
 
+io_value() {	# io_value NAME FILE: the number after NAME on the io: line of
+	# `contest load`'s output in FILE (the load's /proc/PID/io), or nothing
+	sed -n 's/^io: *//p' "$2" | tr ' ' '\n' | sed -n "/^$1\$/{n;p;q}"
+}
+
 done_testing() {
 	echo "1..$T_N"
 	[ "$T_FAILED" = 0 ]

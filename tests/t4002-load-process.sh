@@ -32,10 +32,6 @@ ok "one unit is 10,000 hops ($rate units/s, $hops hops/s)" awk -v r="${rate:-0}"
 # rchar, summed over the ring by contest over the same seconds as the work)
 # divided by the chunk size are the hops.  Allowed: 1% and the chunks in
 # flight at either end of the window (2 per process).
-io_value() {	# io_value NAME: the number after NAME on the io: line of out
-	sed -n 's/^io: *//p' out | tr ' ' '\n' | sed -n "/^$1\$/{n;p;q}"
-}
-
 hops_match() {	# hops_match BYTES HOPS PROCS
 	awk -v b="$1" -v h="$2" -v n="$3" 'BEGIN { c = b / 8192; d = c - h;
 		exit !(h > 0 && (d < 0 ? -d : d) <= h / 100 + 2 * n) }'
@@ -47,7 +43,7 @@ if grep -q '^io: *not measured' out; then
 else
 	procs=$((4 * $(getconf _NPROCESSORS_ONLN)))
 	hopcount=$(awk -v w="${work:-0}" 'BEGIN { printf "%.0f", w * 10000 }')
-	wchar=$(io_value wchar) rchar=$(io_value rchar)
+	wchar=$(io_value wchar out) rchar=$(io_value rchar out)
 	ok "hops = pipe bytes written / 8 KiB (${hopcount} hops, wchar ${wchar:-none})" \
 		hops_match "${wchar:-0}" "$hopcount" "$procs"
 	ok "hops = pipe bytes read / 8 KiB (${hopcount} hops, rchar ${rchar:-none})" \

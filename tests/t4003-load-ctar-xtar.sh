@@ -90,10 +90,6 @@ check_load() {	# check_load LOAD WHAT_IT_DOES
 	check_io "$1" "$work"
 }
 
-io_value() {	# io_value NAME FILE: the number after NAME on the io: line of FILE
-	sed -n 's/^io: *//p' "$2" | tr ' ' '\n' | sed -n "/^$1\$/{n;p;q}"
-}
-
 # The kernel's count of the load's work against its own (the Loads), from
 # the io: line (/proc/PID/io, summed by contest over the same seconds as
 # the work).  A unit is on the device: the bytes dirtied and not cancelled

@@ -54,10 +54,6 @@ gt() {	# gt A B: A > B, as numbers
 	awk "BEGIN{exit !($1 > $2)}"
 }
 
-io_value() {	# io_value NAME FILE: the number after NAME on the io: line of FILE
-	sed -n 's/^io: *//p' "$2" | tr ' ' '\n' | sed -n "/^$1\$/{n;p;q}"
-}
-
 # units_match BYTES SIZE WORK: BYTES / SIZE is WORK within 1% + 0.1 (the
 # io: line is sampled just after the work, over the same seconds)
 units_match() {
