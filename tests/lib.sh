@@ -10,6 +10,11 @@ T_N=0
 T_FAILED=0
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ctest.XXXXXX") || exit 99
 trap 'rm -rf "$T_DIR"' EXIT
+# killed (a time limit passed, tests/timeout.sh; or Ctrl-C): the EXIT trap,
+# the test's own if it set one, still cleans up
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 cd "$T_DIR" || exit 99
 
 ok() {	# ok DESCRIPTION COMMAND...: passes when the command succeeds

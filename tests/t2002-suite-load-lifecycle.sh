@@ -66,7 +66,12 @@ ok "the run is invalid: killed by SIGKILL" \
 ok "the suite went on: round 2 of spin_load is valid" grep -q "spin_load round 2/2: .*, valid" killed.err
 
 "$CONTEST" report -d run/contest-results >rep 2>err
-ok "invalid runs are left out of the tables" sh -c "! grep -q '^\(setup\|run\|idle\|die\) .*spin' rep"
+# a table's rows: LABEL [RUNS], one a line
+rows() { sed -n "/^$1:\$/,/^\$/p" rep | awk 'NR > 2 && NF { print $1, $2 }'; }
+ok_eq "every label has its valid noload in the tables" "$(rows noload | tr '\n' ' ')" \
+	"die [1] good [1] idle [1] killed [2] run [1] setup [1] "
+ok_eq "invalid runs are left out of the tables: spin_load has good's and killed's round 2" \
+	"$(rows spin_load | tr '\n' ' ')" "good [1] killed [1] "
 ok "report says invalid runs were left out" grep -q "invalid runs* left out" err
 
 ok_eq "no process left behind" "$(leftovers)" ""

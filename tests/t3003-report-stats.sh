@@ -17,6 +17,8 @@ ok "the --stats header" grep -qx \
 # Fieller, with the t quantile from integrating the t density in Python:
 # new io_load 202 / 99.8 in [1.9904, 2.0586], process_load 112.33 / 99.8
 # in [1.1051, 1.1464]
+# (tests/data/stats-reference.py computes these, the noise CVs and the
+# Welch and Holm p-values below)
 ok "base noload: mean, sd, a noload over itself with no interval" grep -qx \
 	"base                    \[5\]   99.9   2.3    90      0      0   1.00          -" out
 ok "new process_load: the Loads starved, Time not significant (p 0.079)" grep -qx \

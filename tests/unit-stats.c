@@ -1,4 +1,6 @@
-/* unit-stats.c - the statistics against values computed independently. */
+/* unit-stats.c - the statistics against values computed independently.
+ * The values computed in Python come from tests/data/stats-reference.py,
+ * which recomputes every figure quoted here (python3, standard library). */
 #include "config.h"
 
 #include <math.h>
@@ -32,7 +34,8 @@ static void test_summary(void)
 	is_num(s.mean, 1000000000.2, 1e-6, "NumAcc4 certified mean");
 	is_num(s.sd, 0.1, 1e-6, "NumAcc4 certified standard deviation 0.1");
 
-	/* Five compile times; sd computed independently with Python:
+	/* Five compile times; sd computed independently with Python
+	 * (tests/data/stats-reference.py):
 	 * statistics.stdev([97.2, 103.1, 99.8, 101.0, 98.4]) = 2.2912878474779164 */
 	double t[] = { 97.2, 103.1, 99.8, 101.0, 98.4 };
 	summarise(t, 5, &s);
@@ -98,7 +101,9 @@ static void test_t_table(void)
 	is_num(t_cdf(2.776445105, 4), 0.975, 1e-8, "t_cdf inverts t_quantile");
 	is_num(t_cdf(-12.706, 1), 0.025, 1e-5, "t_cdf lower tail, df 1");
 	/* a fractional df (Welch's are): Python, integrating the t density with
-	 * Simpson's rule (math.lgamma only) and bisecting: 2.3330396268649283 */
+	 * Simpson's rule (math.lgamma only) and solving for the quantile:
+	 * 2.3330396268649283 (tests/data/stats-reference.py prints
+	 * 2.333039626864971 by Newton's method) */
 	is_num(t_quantile(0.975, 7.5), 2.3330396268649283, 1e-9, "t(0.975, 7.5) = 2.33304");
 	ok(isnan(t_quantile(1, 3)) && isnan(t_quantile(0.9, 0)), "no quantile outside (0,1) or df <= 0");
 	/* I_x(a, 1) = x^a and I_x(1, b) = 1 - (1 - x)^b (DLMF 8.17.1) */
@@ -192,7 +197,8 @@ static void test_ratio(void)
 	ok(hi - r > r - lo, "Fieller's interval leans away from 0");
 
 	/* Both noisy: Python (t quantile by integrating the density, the
-	 * interval from the roots of Fieller's quadratic) gives R =
+	 * interval from the roots of Fieller's quadratic;
+	 * tests/data/stats-reference.py) gives R =
 	 * 1.1223223223223222, df 7.794900165088001, [1.0879565402683409,
 	 * 1.1579562129737468]. */
 	double l3[] = { 112.0, 109.5, 115.2, 110.8, 113.1 };

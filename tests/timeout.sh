@@ -1,0 +1,90 @@
+#!/bin/sh
+# timeout.sh - how make check runs every test (LOG_COMPILER, SH_LOG_COMPILER):
+# under a time limit, so that a hung wait fails the run instead of hanging it.
+#
+#	sh tests/timeout.sh COMMAND...	(the test is the last word)
+#
+# The limit is CONTEST_TEST_TIMEOUT seconds when that is set (0: none), else
+# the test's own from the table below, else 600 s: ten times what the slowest
+# of the others takes on a busy 2-CPU machine.  When it passes, the test's
+# process group gets SIGTERM (contest then cleans up as on any SIGTERM, and
+# lib.sh's trap runs the test's own cleanup), and SIGKILL after a grace of
+# CONTEST_TEST_GRACE (30) seconds.  contest's loads run in sessions of their
+# own, out of that group: every process the test starts inherits
+# CONTEST_TEST_RUN in its environment, by which the stragglers are found
+# and killed too.  The log then ends with a "Bail out!" line saying so, and
+# the test is an ERROR.
+set -u
+
+[ $# -gt 0 ] || { echo "usage: timeout.sh COMMAND..." >&2; exit 99; }
+for test; do :; done
+name=${test##*/}
+
+case $name in
+t6002-*) limit=3600 ;;	# builds a real kernel three times: about 10 min on 2 CPUs
+t2003-* | t2008-*) limit=1200 ;;	# whole quick suites, several of them in t2008
+*) limit=600 ;;
+esac
+limit=${CONTEST_TEST_TIMEOUT:-$limit}
+grace=${CONTEST_TEST_GRACE:-30}
+
+if [ "$limit" = 0 ]; then
+	exec "$@"
+fi
+command -v timeout >/dev/null 2>&1 || {
+	echo "Bail out! timeout (GNU coreutils) is not installed: no time limit for $name"
+	exit 99
+}
+
+mark="$name.$$.$(date +%s)"
+
+marked() {	# the pids of processes carrying this run's mark
+	for e in /proc/[0-9]*/environ; do
+		{ tr '\0' '\n' <"$e"; } 2>/dev/null | grep -qxF "CONTEST_TEST_RUN=$mark" || continue
+		p=${e#/proc/}
+		echo "${p%/environ}"
+	done
+}
+
+sweep() {	# what the test left running: SIGKILL after the grace
+	left=$(marked)
+	w=0
+	while [ -n "$left" ] && [ $w -lt $((grace * 2)) ]; do	# SIGTERM's cleanup
+		sleep 0.5
+		w=$((w + 1))
+		left=$(marked)
+	done
+	if [ -n "$left" ]; then
+		echo "# still running $grace s after SIGTERM, SIGKILL:" $left
+		# shellcheck disable=SC2086
+		kill -KILL $left 2>/dev/null
+	fi
+}
+
+# timeout leads a process group of its own, out of the terminal's reach: a
+# Ctrl-C (or make's SIGTERM) here is passed on to it, and so to the test.
+# (Started in the background, the test would have SIGINT ignored, but
+# timeout catches it, so the test gets it back at exec.)
+CONTEST_TEST_RUN=$mark timeout -k "$grace" "$limit" "$@" &
+tpid=$!
+stopped=""
+trap 'stopped=yes; kill -TERM $tpid 2>/dev/null' INT TERM HUP
+while :; do
+	wait $tpid
+	status=$?
+	kill -0 $tpid 2>/dev/null || break	# else wait was cut short by a signal
+done
+if [ -n "$stopped" ]; then
+	echo "# interrupted: SIGTERM passed on to $name"
+	sweep
+	echo "Bail out! interrupted"
+	exit 130
+fi
+# 124: timed out and ended by SIGTERM; 137 (128 + SIGKILL): it took SIGKILL
+[ $status = 124 ] || [ $status = 137 ] || exit $status
+
+msg="timed out: $name ran longer than its limit of $limit s (CONTEST_TEST_TIMEOUT)"
+echo "# $msg; SIGTERM sent, SIGKILL after $grace s"
+sweep
+echo "Bail out! $msg"
+exit $status
