@@ -167,11 +167,18 @@ static void ctar_cleanup(struct load_ctx *c)
 	free(path);
 }
 
+/* The archive's size, from the trial archive of prepare(). */
+static void ctar_params(const struct load_ctx *c, struct record *r)
+{
+	load_param(r, "archive_size", c->size);
+}
+
 const struct load_ops ctar_load = {
 	.name = "ctar_load",
 	.summary = "writes a tar archive of the workload's tree to disk, again and again",
 	.unit = "one complete archive",
 	.describe = ctar_describe,
+	.params = ctar_params,
 	.prepare = ctar_prepare,
 	.run = ctar_run,
 	.cleanup = ctar_cleanup,

@@ -283,6 +283,11 @@ static int io_run(struct load_ctx *c, unsigned idx)
 	return rc < 0 ? -1 : 0;
 }
 
+static void io_params(const struct load_ctx *c, struct record *r)
+{
+	load_param(r, "file_size", c->size);
+}
+
 const struct load_ops io_load = {
 	.name = "io_load",
 	.summary = "streams zeros into a new file the size of RAM, again and again",
@@ -290,6 +295,7 @@ const struct load_ops io_load = {
 	.flags = LOAD_WORK_DISK,
 	.check = io_check,
 	.describe = io_describe,
+	.params = io_params,
 	.prepare = io_prepare,
 	.run = io_run,
 	.cleanup = io_cleanup,
@@ -303,6 +309,7 @@ const struct load_ops io_other_load = {
 	.flags = LOAD_NEEDS_OTHER,
 	.check = io_check,
 	.describe = io_describe,
+	.params = io_params,
 	.prepare = io_prepare,
 	.run = io_run,
 	.cleanup = io_cleanup,

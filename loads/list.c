@@ -825,11 +825,18 @@ static int list_run(struct load_ctx *c, unsigned idx)
 	return rc;
 }
 
+/* The entries one listing counts, from the census of prepare(). */
+static void list_params(const struct load_ctx *c, struct record *r)
+{
+	load_param(r, "entries", c->size);
+}
+
 const struct load_ops list_load = {
 	.name = "list_load",
 	.summary = "lists the file system like ls -lRa / into /dev/null",
 	.unit = "one complete listing",
 	.check = list_check,
 	.describe = list_describe,
+	.params = list_params,
 	.run = list_run,
 };

@@ -280,11 +280,19 @@ static int mem_run(struct load_ctx *c, unsigned idx)
 	return 0;
 }
 
+/* The memory referenced, and whether swap was there to page it out to. */
+static void mem_params(const struct load_ctx *c, struct record *r)
+{
+	load_param(r, "mem_size", c->size);
+	load_param_text(r, "swap", c->env->swap_free ? "yes" : "no");
+}
+
 const struct load_ops mem_load = {
 	.name = "mem_load",
 	.summary = "references 110% of RAM (bounded) in a cache-missing page order",
 	.unit = "one complete pass",
 	.check = mem_check,
 	.describe = mem_describe,
+	.params = mem_params,
 	.run = mem_run,
 };

@@ -283,12 +283,23 @@ static int process_run(struct load_ctx *c, unsigned idx)
 	return rc;
 }
 
+static void process_params(const struct load_ctx *c, struct record *r)
+{
+	struct shape s;
+
+	resolve(c->env, &s);
+	load_param(r, "procs", s.procs);
+	load_param(r, "chunks", s.chunks);
+	load_param(r, "chunk_size", s.chunk_size);
+}
+
 const struct load_ops process_load = {
 	.name = "process_load",
 	.summary = "4 x CPUs processes passing 2 chunks of 8 KiB around a ring of pipes",
 	.unit = "10,000 chunk hops",
 	.check = process_check,
 	.describe = process_describe,
+	.params = process_params,
 	.setup = process_setup,
 	.run = process_run,
 	.cleanup = process_cleanup,

@@ -185,6 +185,11 @@ static int read_run(struct load_ctx *c, unsigned idx)
 	return rc < 0 ? -1 : 0;
 }
 
+static void read_params(const struct load_ctx *c, struct record *r)
+{
+	load_param(r, "file_size", c->size);
+}
+
 const struct load_ops read_load = {
 	.name = "read_load",
 	.summary = "reads a file the size of RAM (written before timing) like cat, again and again",
@@ -192,6 +197,7 @@ const struct load_ops read_load = {
 	.flags = LOAD_WORK_DISK,
 	.check = read_check,
 	.describe = read_describe,
+	.params = read_params,
 	.prepare = read_prepare,
 	.run = read_run,
 	.finish = read_finish,

@@ -59,11 +59,17 @@ static int spin_run(struct load_ctx *c, unsigned idx)
 	return 0;
 }
 
+static void spin_params(const struct load_ctx *c, struct record *r)
+{
+	load_param(r, "procs", c->nprocs);
+}
+
 const struct load_ops spin_load = {
 	.name = "spin_load",
 	.summary = "test load: one process per CPU spinning on arithmetic",
 	.unit = "10^8 loop iterations",
 	.flags = LOAD_TEST_ONLY,
 	.setup = spin_setup,
+	.params = spin_params,
 	.run = spin_run,
 };

@@ -247,11 +247,18 @@ static void xtar_finish(struct load_ctx *c)
 	free(archive);
 }
 
+/* The size of the archive extracted. */
+static void xtar_params(const struct load_ctx *c, struct record *r)
+{
+	load_param(r, "archive_size", c->size);
+}
+
 const struct load_ops xtar_load = {
 	.name = "xtar_load",
 	.summary = "extracts a tar archive of the workload's tree to disk, again and again",
 	.unit = "one complete extraction",
 	.describe = xtar_describe,
+	.params = xtar_params,
 	.prepare = xtar_prepare,
 	.run = xtar_run,
 	.cleanup = xtar_cleanup,

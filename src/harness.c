@@ -97,6 +97,18 @@ int load_fail(struct load_ctx *c, const char *fmt, ...)
 	return -1;
 }
 
+/* ---- in the harness ------------------------------------------------------ */
+
+void load_param_text(struct record *r, const char *name, const char *text)
+{
+	record_set(r, name, text);
+}
+
+void load_param(struct record *r, const char *name, uint64_t value)
+{
+	record_setf(r, name, "%llu", (unsigned long long)value);
+}
+
 static void write_small(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -655,6 +667,8 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 		invalid(run, "%s setup: %s", c->ops->name, why);
 		goto cleanup;
 	}
+	if (c && c->ops->params)
+		c->ops->params(c, &run->params);
 	if (!rt->cacherun) {
 		phase(h, "flushing caches", NULL, 0);
 		free(run->flush);

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct record;
+
 /* What the harness knows about the machine and the user's choices.  Filled
  * once per suite; loads read it and never change it.  Sizes are bytes; a
  * zero tunable means "the load's default". */
@@ -69,6 +71,11 @@ struct load_ops {
 	 * list` and the plan ("4.0 GiB file in DIR", "entries: 1234").  Without
 	 * it, c->size is shown as a size in bytes. */
 	void (*describe)(const struct load_ctx *c, char *buf, size_t len);
+	/* After each setup(), in the harness: the sizes and counts this load uses
+	 * here, for every run record of it, each given with load_param() under
+	 * a plain name ("file_size", "procs"; a name ending in "_size" is in
+	 * bytes).  `contest report` lists those in which two rows differ. */
+	void (*params)(const struct load_ctx *c, struct record *r);
 	/* Once per suite, untimed, before the warm-up: build inputs that every
 	 * run reuses (an archive, a file to read).  0, or -1 with why. */
 	int (*prepare)(struct load_ctx *c, char *why, size_t len);
@@ -84,6 +91,10 @@ struct load_ops {
 	/* Once at the end of the suite (also on error): free what prepare made. */
 	void (*finish)(struct load_ctx *c);
 };
+
+/* For params(): one figure, or one word ("yes"), of what the load used. */
+void load_param(struct record *r, const char *name, uint64_t value);
+void load_param_text(struct record *r, const char *name, const char *text);
 
 /* For run(), in a load process. */
 void load_ready(struct load_ctx *c);

@@ -345,6 +345,12 @@ void run_to_record(const struct run *run, struct record *r)
 		if (v >= 0)
 			record_set_i64(r, io_fields[i].key, v);
 	}
+	for (size_t i = 0; i < run->params.n; i++) {
+		char *key = xasprintf(RUN_PARAM_PREFIX "%s", run->params.kv[i].key);
+
+		record_set(r, key, run->params.kv[i].val);
+		free(key);
+	}
 }
 
 void run_sysfig_absent(struct run *run)
@@ -435,6 +441,13 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 	run->workload = dup_field(r, "workload");
 	run->flush = dup_field(r, "flush");
 	run->reason = dup_field(r, "reason");
+	for (size_t i = 0; i < r->n; i++) {
+		const char *key = r->kv[i].key;
+
+		if (!strncmp(key, RUN_PARAM_PREFIX, strlen(RUN_PARAM_PREFIX)) &&
+		    key[strlen(RUN_PARAM_PREFIX)])
+			record_set(&run->params, key + strlen(RUN_PARAM_PREFIX), r->kv[i].val);
+	}
 	return 0;
 }
 
@@ -446,5 +459,6 @@ void run_free(struct run *run)
 	free(run->workload);
 	free(run->flush);
 	free(run->reason);
+	record_free(&run->params);
 	run_init(run);
 }

@@ -73,7 +73,12 @@ struct run {
 	double idle, iowait;            /* % of all CPUs' time, one decimal */
 	int64_t majflt, pswpin, pswpout; /* major faults, pages swapped in, out */
 	struct load_io io;              /* the load's processes, -1 when absent */
+	/* The sizes the run's load used (load_ops.params), under their plain
+	 * names; stored as RUN_PARAM_PREFIX NAME=VALUE.  Empty without a load. */
+	struct record params;
 };
+
+#define RUN_PARAM_PREFIX "load."
 
 /* Zero, with the system figures absent. */
 void run_init(struct run *run);

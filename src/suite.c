@@ -570,6 +570,7 @@ static int rounds(struct suite *s)
 			if (rc) {
 				free(run.flush);
 				free(run.reason);
+				record_free(&run.params);
 				ret = -1;
 				break;
 			}
@@ -581,6 +582,7 @@ static int rounds(struct suite *s)
 				times[i * s->cfg->runs + n[i]++] = (double)run.elapsed_ns / NS_PER_SEC;
 			free(run.flush);
 			free(run.reason);
+			record_free(&run.params);
 			if (rc) {
 				ret = -2;
 				break;
