@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "flush.h"
@@ -19,6 +20,12 @@ static int drop_file(int fd, void *arg)
 const char *flush_method(void)
 {
 	return access(DROP_CACHES, W_OK) == 0 ? "drop_caches" : "fadvise";
+}
+
+const char *flush_scope(const char *method)
+{
+	return !strcmp(method, "fadvise") ? "fadvise (partial: the tree and work files only)"
+					  : method;
 }
 
 const char *flush_caches(const char *const dirs[])

@@ -8,5 +8,8 @@
 const char *flush_caches(const char *const dirs[]);
 /* The method flush_caches() would use here, without flushing anything. */
 const char *flush_method(void);
+/* A method as the environment record and the report name it: "fadvise"
+ * empties only the pages of the files it walks, and says so. */
+const char *flush_scope(const char *method);
 
 #endif

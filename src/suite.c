@@ -406,6 +406,7 @@ static int write_env(struct suite *s)
 	workload_describe(&s->wl, &r);
 	record_setf(&r, "lead_ns", "%lld", (long long)s->h.lead_ns);
 	record_setf(&r, "load_nice", "%d", s->h.load_nice);
+	record_set(&r, "flush", flush_scope(flush_method()));
 	if (s->h.load_session)
 		record_set(&r, "load_session", "1");
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
@@ -663,8 +664,9 @@ static void print_plan(struct suite *s, FILE *f)
 		fprintf(f, "    flush: drop_caches before every run but cacherun (root)\n");
 	else
 		fprintf(f, "    flush: posix_fadvise DONTNEED over the work directory%s before "
-			"every run but cacherun (not root: drop_caches is not writable)\n",
-			s->wl.user_tree ? " and the tree" : "");
+			"every run but cacherun (not root: drop_caches is not writable)\n"
+			"    flush is partial: only those files leave the page cache, the "
+			"rest of it stays\n", s->wl.user_tree ? " and the tree" : "");
 	fprintf(f, "    results: %s\n", path);
 	free(path);
 	for (size_t i = 0; i < s->ntypes; i++) {
