@@ -21,7 +21,7 @@ enum {
 	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
 	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS,
-	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET,
+	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET, OPT_POOL_NOLOAD,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT)
@@ -69,6 +69,8 @@ static const struct opt {
 	  "results directory (default ./contest-results)" },
 	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT | CMD_PLOT,
 	  "divide Times by this label's noload; test the rows against it" },
+	{ OPT_POOL_NOLOAD, "pool-noload", NULL, CMD_REPORT | CMD_PLOT,
+	  "Ratio over the label's noload of all sessions, not of the run's own" },
 	{ OPT_STATS, "stats", NULL, CMD_REPORT,
 	  "show the spread: Time's sd, the Ratio's 95% interval" },
 	{ OPT_COLUMNS, "columns", NULL, CMD_REPORT,
@@ -338,6 +340,9 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		return 0;
 	case OPT_BASELINE:
 		cfg->baseline = arg;
+		return 0;
+	case OPT_POOL_NOLOAD:
+		cfg->pool_noload = 1;
 		return 0;
 	case OPT_STATS:
 		cfg->stats = 1;

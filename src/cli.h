@@ -40,6 +40,7 @@ struct config {
 	uint64_t jobs;          /* -j, 0 = 4 x ncpus */
 	double lead_time;       /* --lead-time, < 0 = default */
 	const char *baseline;   /* --baseline */
+	int pool_noload;        /* --pool-noload */
 	int stats;              /* --stats */
 	int columns;            /* --columns */
 	double alpha;           /* --alpha */

@@ -173,6 +173,9 @@ static void legend(FILE *f, const struct report *r)
 	fprintf(f, "<text x=\"%d\" y=\"%d\">Ratio: mean Time / mean noload Time of ", LEFT, y + 11);
 	if (r->ratio_base)
 		xml_str(f, r->ratio_base);
+	else if (report_noload_scope(r))	/* where pooling would differ */
+		fputs(r->pool_noload ? "the same label, all sessions pooled (--pool-noload)"
+				     : "the same label and session", f);
 	else
 		fputs("the same label", f);
 	fputs("; whiskers: 95% interval (Fieller)</text>\n", f);

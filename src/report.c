@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flush.h"
 #include "report.h"
 #include "runtype.h"
 #include "stats.h"
@@ -239,6 +240,20 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 						  : xstrdup(labels[l]);
 	}
 	for (size_t k = 0; k < n; k++) {
+		char **seen = NULL;
+
+		for (size_t i = 0; i < st->nruns; i++) {
+			const struct run *u = &st->runs[i];
+
+			if (!u->valid || strcmp(u->label, g[k].label) ||
+			    strcmp(u->workload, g[k].identity) ||
+			    u->load_session != g[k].load_session ||
+			    has(seen, g[k].nsessions, u->session))
+				continue;
+			seen = xrealloc(seen, (g[k].nsessions + 1) * sizeof(*seen));
+			seen[g[k].nsessions++] = u->session;
+		}
+		free(seen);
 		for (size_t e = 0; e < st->nenvs; e++) {
 			const char *label = record_get(&st->envs[e], "label");
 			const char *session = record_get(&st->envs[e], "session");
@@ -264,8 +279,115 @@ static struct cell *cell_at(struct report *r, size_t row, size_t type)
 	return &r->cells[row * r->ntypes + type];
 }
 
-/* Divide by a noload of the same workload and configuration only: the
- * row's own, or ratio_base's. */
+/* The Times of the selected runs of one session, into v; how many. */
+static size_t session_times(const struct store *st, const struct sel *s, const char *session,
+			    double *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nruns; i++)
+		if (selected(&st->runs[i], s) && !strcmp(st->runs[i].session, session))
+			v[n++] = (double)st->runs[i].elapsed_ns / NS_PER_SEC;
+	return n;
+}
+
+/* Runs pooled over sessions: how many, in how many sessions, their sum,
+ * and the sum of squares within the sessions. */
+struct strata {
+	size_t n, k;
+	double sum, ss;
+};
+
+static void stratum_add(struct strata *a, const double *v, size_t n)
+{
+	struct summary sm;
+
+	summarise(v, n, &sm);
+	a->n += n;
+	a->k++;
+	a->sum += sm.mean * (double)n;
+	if (n > 1)
+		a->ss += sm.sd * sm.sd * (double)(n - 1);
+}
+
+/* A summary standing for a mean whose variance is var_mean, with df
+ * degrees of freedom, as ratio_interval() reads one (sd^2 / n, n - 1). */
+static void stand_in(struct summary *s, double mean, double var_mean, size_t df)
+{
+	s->n = df + 1;
+	s->mean = mean;
+	s->sd = df ? sqrt(var_mean * (double)s->n) : NAN;
+	s->min = s->median = s->max = NAN;
+}
+
+/* The Ratio over the noload of each run's own session.  With L_i the
+ * cell's Times and N_s the mean noload Time of session s, n_s of the
+ * cell's runs in it: Ratio = mean L / N*, N* = sum_s n_s N_s / n, the
+ * noload weighted as the cell's runs are.  Fieller's interval from the
+ * variances within the sessions (a session may shift every Time; the
+ * noise is what varies inside it): var(mean L) = s_L^2 / n and var(N*) =
+ * s_N^2 sum_s (n_s / n)^2 / m_s, with m_s noload runs in s and s_L, s_N
+ * pooled within the sessions with n - k and m - k degrees of freedom.  One
+ * session gives mean L / mean N and the interval of two samples.  Runs of
+ * sessions without a noload are left out of the Ratio (and counted, where
+ * another session has one). */
+static void session_ratio(const struct store *st, struct report *r, size_t g, size_t t)
+{
+	struct report_row *row = &r->rows[g];
+	struct cell *c = cell_at(r, g, t);
+	struct sel ls = { row->label, r->types[t], row->identity, row->load_session };
+	struct sel ns = { row->label, "noload", row->identity, row->load_session };
+	double *lv = xcalloc(st->nruns + 1, sizeof(double));
+	double *nv = xcalloc(st->nruns + 1, sizeof(double));
+	struct strata l = { 0 }, nl = { 0 };
+	double nstar = 0, q = 0;
+	char **seen = NULL;
+	size_t nseen = 0, any = 0;
+
+	/* without a noload in any session there is no Ratio either way */
+	for (size_t i = 0; i < st->nruns && !any; i++)
+		any = selected(&st->runs[i], &ns);
+	for (size_t i = 0; any && i < st->nruns; i++) {
+		const struct run *u = &st->runs[i];
+		struct summary sm;
+		size_t nu, nn;
+
+		if (!selected(u, &ls) || has(seen, nseen, u->session))
+			continue;
+		seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+		seen[nseen++] = u->session;
+		nu = session_times(st, &ls, u->session, lv);
+		nn = session_times(st, &ns, u->session, nv);
+		if (!nn) {
+			c->unpaired += nu;
+			row->unpaired += nu;
+			continue;
+		}
+		summarise(nv, nn, &sm);
+		nstar += (double)nu * sm.mean;
+		q += (double)nu * (double)nu / (double)nn;
+		stratum_add(&l, lv, nu);
+		stratum_add(&nl, nv, nn);
+	}
+	if (l.n && !strcmp(r->types[t], "noload")) {
+		c->ratio = 1;	/* every run over its own session's noload: 1, no interval */
+	} else if (l.n) {
+		struct summary a, b;
+		double n = (double)l.n;
+		size_t dfa = l.n - l.k, dfb = nl.n - nl.k;
+
+		stand_in(&a, l.sum / n, dfa ? l.ss / (double)dfa / n : NAN, dfa);
+		stand_in(&b, nstar / n, dfb ? nl.ss / (double)dfb * q / (n * n) : NAN, dfb);
+		ratio_interval(&a, &b, REPORT_LEVEL, &c->ratio, &c->ratio_lo, &c->ratio_hi);
+	}
+	free(seen);
+	free(lv);
+	free(nv);
+}
+
+/* Divide by a noload of the same workload and configuration only: by
+ * default the row's own of the same session; with --pool-noload the row's
+ * own of every session, with --baseline ratio_base's of every session. */
 static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 {
 	const struct report_row *row = &r->rows[g];
@@ -273,6 +395,10 @@ static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 	struct sel s = { r->ratio_base ? r->ratio_base : row->label, "noload", row->identity,
 			 row->load_session };
 
+	if (!r->ratio_base && !r->pool_noload) {
+		session_ratio(st, r, g, t);
+		return;
+	}
 	fill_cell(st, &s, &nl);
 	if (!nl.n) {
 		r->unmatched += r->ratio_base != NULL;
@@ -441,7 +567,9 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	}
 	qsort(r->labels, r->nlabels, sizeof(*r->labels), by_version);
 	qsort(r->types, r->ntypes, sizeof(*r->types), by_rank);
+	r->st = st;
 	r->ratio_base = o->baseline;
+	r->pool_noload = o->pool_noload;
 	r->test_base = test_base(r, o);
 	r->rows = make_rows(st, r->labels, r->nlabels, &r->nrows);
 	r->cells = xcalloc(r->nrows * r->ntypes, sizeof(*r->cells));
@@ -547,12 +675,15 @@ static char *printable(char *s)
 	return s;
 }
 
-/* A value as compared and shown: sizes rounded (MemTotal moves a little with
- * the kernel), the boot image left out of the command line (it is the
+/* A value as compared and shown: sizes rounded (MemTotal, and the loads'
+ * sizes made from it, move a little with the kernel), the boot image left out of the command line (it is the
  * kernel), control characters as '?'. */
 static char *normalised(const char *key, const char *val)
 {
-	if ((!strcmp(key, "mem_total") || !strcmp(key, "swap_total")) && strcmp(val, "absent")) {
+	size_t klen = strlen(key);
+
+	if ((!strcmp(key, "mem_total") || !strcmp(key, "swap_total") ||
+	     (klen > 5 && !strcmp(key + klen - 5, "_size"))) && strcmp(val, "absent")) {
 		char buf[32];
 		uint64_t v;
 
@@ -578,13 +709,57 @@ static char *normalised(const char *key, const char *val)
 	return printable(xstrdup(val));
 }
 
+/* v[] += nv, taken, unless it is there already (then freed). */
+static void add_value(char ***v, size_t *n, char *nv)
+{
+	if (has(*v, *n, nv)) {
+		free(nv);
+		return;
+	}
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = nv;
+}
+
+/* v[0..n) joined by " / " and freed; NULL when n is 0. */
+static char *join_values(char **v, size_t n)
+{
+	char *all = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		append(&all, "%s%s", i ? " / " : "", v[i]);
+		free(v[i]);
+	}
+	free(v);
+	return all;
+}
+
+/* How a row's runs were flushed, as shown and compared (cacherun's none
+ * left out): the distinct methods, fadvise marked partial. */
+static char *row_flush(const struct report *r, const struct report_row *g, size_t *count)
+{
+	char **vals = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->st->nruns; i++) {
+		const struct run *u = &r->st->runs[i];
+
+		if (u->valid && !strcmp(u->label, g->label) && !strcmp(u->workload, g->identity) &&
+		    u->load_session == g->load_session && strcmp(u->flush, "none"))
+			add_value(&vals, &n, printable(xstrdup(flush_scope(u->flush))));
+	}
+	*count = n;
+	return join_values(vals, n);
+}
+
 /* A row's values of key, each distinct one once, joined by " / ", and how
  * many there are in *count; NULL when the row has no environment record.
  * Raw: as stored, absent ones left out, for the data formats; else as
- * compared and shown, absent ones as "absent". */
-static char *row_value(const struct report_row *g, const char *key, int raw, size_t *count)
+ * compared and shown, absent ones as "absent", and the flush as the runs
+ * record it. */
+static char *row_value(const struct report *r, const struct report_row *g, const char *key,
+		       int raw, size_t *count)
 {
-	char **vals, *all = NULL;
+	char **vals = NULL;
 	size_t n = 0;
 
 	*count = 1;
@@ -592,27 +767,44 @@ static char *row_value(const struct report_row *g, const char *key, int raw, siz
 		return xstrdup(g->identity);
 	if (!strcmp(key, "load_session"))
 		return xstrdup(g->load_session ? "yes" : "no");
-	vals = xcalloc(g->nenvs + 1, sizeof(*vals));
+	if (!strcmp(key, "flush") && !raw)
+		return row_flush(r, g, count);
 	for (size_t e = 0; e < g->nenvs; e++) {
 		const char *v = record_get(g->envs[e], key);
-		char *nv;
 
 		if (raw && !v)
 			continue;
-		nv = raw ? xstrdup(v) : normalised(key, v ? v : "absent");
-
-		if (has(vals, n, nv))
-			free(nv);
-		else
-			vals[n++] = nv;
+		add_value(&vals, &n, raw ? xstrdup(v) : normalised(key, v ? v : "absent"));
 	}
 	*count = n;
-	for (size_t i = 0; i < n; i++) {
-		append(&all, "%s%s", i ? " / " : "", vals[i]);
-		free(vals[i]);
+	return join_values(vals, n);
+}
+
+/* The sizes the load of a row's runs of type t used (params), each distinct
+ * value once, joined by " / ", how many in *count; NULL without such runs.
+ * Raw: as stored, runs without it left out; else as shown, "absent" for
+ * runs recorded without it. */
+static char *cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
+			size_t *count)
+{
+	const struct report_row *row = &r->rows[g];
+	struct sel s = { row->label, r->types[t], row->identity, row->load_session };
+	char **vals = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->st->nruns; i++) {
+		const struct run *u = &r->st->runs[i];
+		const char *v;
+
+		if (!selected(u, &s))
+			continue;
+		v = record_get(&u->params, key);
+		if (raw && !v)
+			continue;
+		add_value(&vals, &n, raw ? xstrdup(v) : normalised(key, v ? v : "absent"));
 	}
-	free(vals);
-	return all;
+	*count = n;
+	return join_values(vals, n);
 }
 
 static void add_key(char ***keys, size_t *n, const char *key)
@@ -634,6 +826,29 @@ static char **env_keys(const struct report *r, size_t *n)
 		for (size_t e = 0; e < r->rows[i].nenvs; e++)
 			for (size_t k = 0; k < r->rows[i].envs[e]->n; k++)
 				add_key(&keys, n, r->rows[i].envs[e]->kv[k].key);
+	return keys;
+}
+
+/* Every name of the loads' sizes in the runs of type t (every type: t ==
+ * ntypes) of the rows, in first-seen order. */
+static char **param_keys(const struct report *r, size_t t, size_t *n)
+{
+	char **keys = NULL;
+
+	*n = 0;
+	for (size_t i = 0; i < r->st->nruns; i++) {
+		const struct run *u = &r->st->runs[i];
+		int shown = 0;
+
+		if (!u->valid || (t < r->ntypes && strcmp(u->type, r->types[t])))
+			continue;
+		for (size_t g = 0; g < r->nrows && !shown; g++)
+			shown = !strcmp(u->label, r->rows[g].label) &&
+				!strcmp(u->workload, r->rows[g].identity) &&
+				u->load_session == r->rows[g].load_session;
+		for (size_t k = 0; shown && k < u->params.n; k++)
+			add_key(&keys, n, u->params.kv[k].key);
+	}
 	return keys;
 }
 
@@ -661,16 +876,48 @@ static void print_splits(struct out *o, const struct report *r)
 	}
 }
 
+/* One line of the differences, under their heading, when the rows' values
+ * (vals[i]: NULL where the row has none; count[i] > 1: its sessions or
+ * runs differ) are not all alike. */
+static void difference(struct out *o, const struct report *r, const char *name,
+		       char *const *vals, const size_t *count, int *header)
+{
+	const char *first = NULL;
+	char *line = NULL;
+	int differ = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		if (!vals[i])
+			continue;
+		/* between rows, or between the sessions of one row */
+		if ((first && strcmp(first, vals[i])) || count[i] > 1)
+			differ = 1;
+		if (!first)
+			first = vals[i];
+	}
+	if (!differ)
+		return;
+	if (!(*header)++)
+		note(o, "Measured differently (besides the kernel):");
+	for (size_t i = 0, n = 0; i < r->nrows; i++)
+		if (vals[i])
+			append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name, vals[i]);
+	note(o, "%s:%s", name, line);
+	free(line);
+}
+
 /* Under the tables: every field of the environment records in which the
- * rows, or the sessions averaged in one row, were not measured alike, one
- * line each. */
+ * rows, or the sessions averaged in one row, were not measured alike, the
+ * flush of their runs, then every size a load used ("io_load file_size"),
+ * one line each. */
 static void print_differences(struct out *o, const struct report *r)
 {
-	char **keys = NULL;
-	size_t nkeys = 0;
+	char **keys = NULL, **vals = xcalloc(r->nrows, sizeof(*vals));
+	size_t nkeys = 0, *count = xcalloc(r->nrows, sizeof(*count));
 	int decomposed = 1, header = 0, sessions = 0;
 
 	add_key(&keys, &nkeys, "workload");
+	add_key(&keys, &nkeys, "flush");
 	for (size_t i = 0; i < r->nrows; i++) {
 		sessions |= r->rows[i].load_session;
 		if (!r->rows[i].nenvs)
@@ -688,40 +935,31 @@ static void print_differences(struct out *o, const struct report *r)
 	if (sessions)
 		add_key(&keys, &nkeys, "load_session");
 	for (size_t k = 0; k < nkeys; k++) {
-		char **vals, *line = NULL;
-		const char *first = NULL;
-		int differ = 0;
-
 		if (!strcmp(keys[k], "workload") && decomposed)
 			continue;
-		vals = xcalloc(r->nrows, sizeof(*vals));
-		for (size_t i = 0; i < r->nrows; i++) {
-			size_t count;
-
-			vals[i] = row_value(&r->rows[i], keys[k], 0, &count);
-			if (!vals[i])
-				continue;
-			/* between rows, or between the sessions of one row */
-			if ((first && strcmp(first, vals[i])) || count > 1)
-				differ = 1;
-			if (!first)
-				first = vals[i];
-		}
-		if (differ) {
-			if (!header++)
-				note(o, "Measured differently (besides the kernel):");
-			for (size_t i = 0, n = 0; i < r->nrows; i++)
-				if (vals[i])
-					append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name,
-					       vals[i]);
-			note(o, "%s:%s", keys[k], line);
-			free(line);
-		}
+		for (size_t i = 0; i < r->nrows; i++)
+			vals[i] = row_value(r, &r->rows[i], keys[k], 0, &count[i]);
+		difference(o, r, keys[k], vals, count, &header);
 		for (size_t i = 0; i < r->nrows; i++)
 			free(vals[i]);
-		free(vals);
 	}
 	free(keys);
+	for (size_t t = 0; t < r->ntypes; t++) {
+		keys = param_keys(r, t, &nkeys);
+		for (size_t k = 0; k < nkeys; k++) {
+			char *name = xasprintf("%s %s", r->types[t], keys[k]);
+
+			for (size_t i = 0; i < r->nrows; i++)
+				vals[i] = cell_param(r, i, t, keys[k], 0, &count[i]);
+			difference(o, r, name, vals, count, &header);
+			for (size_t i = 0; i < r->nrows; i++)
+				free(vals[i]);
+			free(name);
+		}
+		free(keys);
+	}
+	free(vals);
+	free(count);
 }
 
 /* One line: what a '*' means, or why no test was made.  Where some cells
@@ -753,6 +991,34 @@ static void print_legend(struct out *o, const struct report *r)
 		note(o, "No test where: %s", why);
 	}
 	free(star);
+}
+
+const char *report_noload_scope(const struct report *r)
+{
+	int several = 0;
+
+	for (size_t g = 0; g < r->nrows; g++)
+		several |= r->rows[g].nsessions > 1 || r->rows[g].unpaired;
+	if (r->ratio_base || !several)
+		return NULL;
+	return r->pool_noload ? "the noload of all the label's sessions, pooled"
+			      : "the noload of their own session";
+}
+
+/* Whose noload the Ratios divide by, where a row has several sessions and
+ * the two ways differ; the runs a row's Ratios leave out. */
+static void print_ratio_notes(struct out *o, const struct report *r)
+{
+	const char *scope = report_noload_scope(r);
+
+	if (scope)
+		note(o, "Ratio: Times over %s (%s)", scope,
+		     r->pool_noload ? "--pool-noload" : "--pool-noload pools the sessions");
+	for (size_t g = 0; g < r->nrows; g++)
+		if (r->rows[g].unpaired)
+			note(o, "%s: %zu run%s of sessions without a noload left out of its Ratios",
+			     r->rows[g].name, r->rows[g].unpaired,
+			     r->rows[g].unpaired == 1 ? "" : "s");
 }
 
 static ptrdiff_t type_index(const struct report *r, const char *type)
@@ -993,12 +1259,20 @@ static void print_tables(FILE *f, const struct report *r, const struct report_op
 		print_table(&o, r, t, cols, ncols);
 	}
 	print_legend(&o, r);
+	print_ratio_notes(&o, r);
 	print_noise(&o, r);
 	print_splits(&o, r);
 	print_differences(&o, r);
 }
 
 /* ---- csv and json -------------------------------------------------------- */
+
+/* How the Ratios chose their noload: of the run's own session, or pooled
+ * over the sessions (of the row's label, or of --baseline's). */
+static const char *ratio_noload(const struct report *r)
+{
+	return r->ratio_base || r->pool_noload ? "pooled" : "session";
+}
 
 /* A CSV field (RFC 4180): quoted when it holds a comma, a quote, a line
  * break or a space at an end, quotes doubled. */
@@ -1103,15 +1377,16 @@ static void csv_test(FILE *f, const struct sigtest *t)
  * the row's environment (a row's several sessions' values joined by " / "). */
 static void print_csv(FILE *f, const struct report *r)
 {
-	size_t nkeys;
-	char **keys = env_keys(r, &nkeys);
+	size_t nkeys, nparams;
+	char **keys = env_keys(r, &nkeys), **params = param_keys(r, r->ntypes, &nparams);
 	double v[8];
 
 	fputs("schema,row,label,workload,load_session,run_type,runs", f);
 	for (size_t m = 0; m < ARRAY_SIZE(metrics); m++)
 		for (size_t i = 0; i < ARRAY_SIZE(summary_fields); i++)
 			fprintf(f, ",%s_%s", metrics[m], summary_fields[i]);
-	fputs(",ratio,ratio_ci_lo,ratio_ci_hi,ratio_base,test_base,alpha", f);
+	fputs(",ratio,ratio_ci_lo,ratio_ci_hi,ratio_base,ratio_noload,ratio_left_out,test_base,"
+	      "alpha", f);
 	for (size_t m = 0; m < 3; m += 2)
 		fprintf(f, ",%s_t,%s_df,%s_p,%s_p_holm,%s_significant,%s_untested", metrics[m],
 			metrics[m], metrics[m], metrics[m], metrics[m], metrics[m]);
@@ -1120,6 +1395,12 @@ static void print_csv(FILE *f, const struct report *r)
 		fprintf(f, ",%s", system_fields[i]);
 	for (size_t k = 0; k < nkeys; k++) {
 		char *h = xasprintf("env_%s", keys[k]);
+
+		csv_str(f, h, 0);
+		free(h);
+	}
+	for (size_t k = 0; k < nparams; k++) {
+		char *h = xasprintf("load_%s", params[k]);
 
 		csv_str(f, h, 0);
 		free(h);
@@ -1152,6 +1433,8 @@ static void print_csv(FILE *f, const struct report *r)
 			csv_num(f, c->ratio_lo);
 			csv_num(f, c->ratio_hi);
 			csv_str(f, r->ratio_base ? r->ratio_base : row->label, 0);
+			csv_str(f, ratio_noload(r), 0);
+			fprintf(f, ",%zu", c->unpaired);
 			csv_str(f, r->test_base, 0);
 			csv_num(f, r->alpha);
 			csv_test(f, &c->t_time);
@@ -1163,7 +1446,14 @@ static void print_csv(FILE *f, const struct report *r)
 				csv_num(f, v[i]);
 			for (size_t k = 0; k < nkeys; k++) {
 				size_t count;
-				char *val = row_value(row, keys[k], 1, &count);
+				char *val = row_value(r, row, keys[k], 1, &count);
+
+				csv_str(f, val ? val : "", 0);
+				free(val);
+			}
+			for (size_t k = 0; k < nparams; k++) {
+				size_t count;
+				char *val = cell_param(r, g, t, params[k], 1, &count);
 
 				csv_str(f, val ? val : "", 0);
 				free(val);
@@ -1172,6 +1462,7 @@ static void print_csv(FILE *f, const struct report *r)
 		}
 	}
 	free(keys);
+	free(params);
 }
 
 /* The length of the valid UTF-8 sequence at s, or 0. */
@@ -1254,6 +1545,27 @@ static void json_test(FILE *f, const struct sigtest *t)
 	fprintf(f, ", \"significant\": %s}", t->significant ? "true" : "false");
 }
 
+/* "name": "value" of every size the cell's load used, as stored (several
+ * values joined by " / "). */
+static void json_params(FILE *f, const struct report *r, size_t g, size_t t)
+{
+	size_t n, count, shown = 0;
+	char **keys = param_keys(r, t, &n);
+
+	for (size_t k = 0; k < n; k++) {
+		char *val = cell_param(r, g, t, keys[k], 1, &count);
+
+		if (!val)
+			continue;
+		fputs(shown++ ? ", " : "", f);
+		json_str(f, keys[k]);
+		fputs(": ", f);
+		json_str(f, val);
+		free(val);
+	}
+	free(keys);
+}
+
 static void json_cell(FILE *f, const struct report *r, size_t g, size_t t)
 {
 	const struct cell *c = report_cell(r, g, t);
@@ -1274,6 +1586,7 @@ static void json_cell(FILE *f, const struct report *r, size_t g, size_t t)
 	json_num(f, c->ratio_lo);
 	fputs(", \"ci_hi\": ", f);
 	json_num(f, c->ratio_hi);
+	fprintf(f, ", \"left_out\": %zu", c->unpaired);
 	fputs("},\n         \"tests\": {\"time\": ", f);
 	json_test(f, &c->t_time);
 	fputs(", \"loads\": ", f);
@@ -1281,6 +1594,8 @@ static void json_cell(FILE *f, const struct report *r, size_t g, size_t t)
 	fputs("},\n         \"system\": {", f);
 	system_values(c, v);
 	json_nums(f, system_fields, v, ARRAY_SIZE(system_fields));
+	fputs("},\n         \"load\": {", f);
+	json_params(f, r, g, t);
 	fputs("}}", f);
 }
 
@@ -1293,6 +1608,8 @@ static void print_json(FILE *f, const struct report *r)
 	fputs("  \"methods\": {\"interval\": \"Student t\", \"ratio_interval\": \"Fieller\", "
 	      "\"test\": \"Welch\", \"adjustment\": \"Holm\"},\n  \"ratio_base\": ", f);
 	json_str(f, r->ratio_base);
+	fputs(",\n  \"ratio_noload\": ", f);
+	json_str(f, ratio_noload(r));
 	fputs(",\n  \"test_base\": ", f);
 	json_str(f, r->test_base);
 	fputs(",\n  \"run_types\": [", f);

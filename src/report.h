@@ -21,6 +21,7 @@ int report_format_parse(const char *name, enum report_format *out);
 
 struct report_opts {
 	const char *baseline;   /* Ratio over its noload, tests against it; or NULL */
+	int pool_noload;        /* Ratio over the noload of all the label's sessions */
 	char *const *labels;    /* rows to show, or all when nlabels == 0 */
 	size_t nlabels;
 	double alpha;           /* significance level; 0 means 0.05 */
@@ -43,6 +44,7 @@ struct cell {
 	struct summary time, cpu, loads, lcpu; /* per run: seconds, %, units, % */
 	double time_ci;                        /* half-width of the mean Time's CI */
 	double ratio, ratio_lo, ratio_hi;      /* NaN when there is none */
+	size_t unpaired;                       /* runs out of the Ratio: no noload in their session */
 	int has_load;                          /* the run type runs a load */
 	struct sigtest t_time, t_loads;        /* t_loads only with a load */
 	/* The system figures: means over the runs that recorded them, NaN when
@@ -60,6 +62,8 @@ struct report_row {
 	char *name;                  /* the label, or "label (k)" */
 	const struct record **envs;  /* its sessions' environment records */
 	size_t nenvs;
+	size_t nsessions;            /* sessions with valid runs in the row */
+	size_t unpaired;             /* runs out of its Ratios: no noload in their session */
 	int reference;               /* the row the others are tested against */
 };
 
@@ -69,7 +73,9 @@ struct report {
 	struct report_row *rows;     /* labels sorted by version */
 	size_t nrows;
 	struct cell *cells;          /* [row * ntypes + type] */
+	const struct store *st;      /* the runs the report was built from */
 	const char *ratio_base;      /* whose noload a Ratio divides by; NULL: own */
+	int pool_noload;             /* the own noload of every session, pooled */
 	const char *test_base;       /* the label the rows are tested against */
 	double alpha;
 	size_t compared;             /* rows tested against test_base */
@@ -85,6 +91,10 @@ struct report {
 int report_build(const struct store *st, const struct report_opts *o, struct report *r,
 		 char *why, size_t len);
 const struct cell *report_cell(const struct report *r, size_t row, size_t type);
+/* Whose noload the Ratios divide by, in words, where that matters: a row
+ * has several sessions (or sessions without a noload), no --baseline.
+ * NULL when every way gives the same Ratios. */
+const char *report_noload_scope(const struct report *r);
 void report_free(struct report *r);
 
 /* Build, then print in o->format: every run type with data, in suite order,

@@ -44,7 +44,7 @@ struct suite {
 	char session[64];
 	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
 	int made_work_dir;
-	int added_noload;       /* noload added for the Ratio: the plan says so */
+	int added_noload;       /* noload added for the Ratio (1, 2): the plan says why */
 	int work_lock, results_lock; /* fds of the held locks, or -1 */
 	size_t kept, invalid;
 };
@@ -76,9 +76,10 @@ static int pick_types(struct suite *s)
 	return 0;
 }
 
-/* A load run alone still needs a noload to divide by: when the label has
- * no valid noload of this workload yet in st (NULL: no results yet), run
- * one in every round too. */
+/* A load run alone still needs a noload to divide by, of its own session
+ * (the Ratio's default): add one to every round.  added_noload says why in
+ * the plan: 1 when the label has no valid noload of this workload in st
+ * (NULL: no results yet), 2 when it has, in other sessions only. */
 static void add_noload_if_missing(struct suite *s, const struct store *st)
 {
 	int loads = 0, have = 0;
@@ -98,12 +99,10 @@ static void add_noload_if_missing(struct suite *s, const struct store *st)
 		       !strcmp(r->label, s->label) && !strcmp(r->workload, s->wl.identity) &&
 		       r->load_session == s->h.load_session;
 	}
-	if (have)
-		return;
 	memmove(&s->types[1], &s->types[0], s->ntypes * sizeof(s->types[0]));
 	s->types[0] = runtype_find("noload");
 	s->ntypes++;
-	s->added_noload = 1;
+	s->added_noload = have ? 2 : 1;
 }
 
 static int pick_label(struct suite *s)
@@ -653,9 +652,12 @@ static void print_plan(struct suite *s, FILE *f)
 			(unsigned long long)(s->cfg->runs * s->ntypes));
 	for (size_t i = 0; i < s->ntypes; i++)
 		fprintf(f, "%s%s", i ? ", " : "    run types: ", s->types[i]->name);
-	if (s->added_noload)
+	if (s->added_noload == 1)
 		fprintf(f, " (noload added: %s has no noload of this workload yet, and "
 			"the Ratio divides by it)", s->label);
+	else if (s->added_noload)
+		fprintf(f, " (noload added: the Ratio divides by the noload of the same "
+			"session)");
 	fprintf(f, "\n    workload: %s\n", s->wl.identity);
 	if (fs_free_bytes(s->cfg->work_dir, &avail) == 0)
 		format_size(avail, size, sizeof(size));

@@ -1,7 +1,8 @@
 #!/bin/sh
 # `contest env` shows what a run records, each field checked against the
 # machine (or "absent" where the machine does not show it); `contest report`
-# names, under the tables, every field in which the compared rows differ.
+# names, under the tables, every field in which the compared rows differ:
+# the environment, the flush of their runs and the sizes their loads used.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 "$CONTEST" env >env 2>err
@@ -129,5 +130,49 @@ run -k d -j 2
 ok "rows measured alike: no such lines" sh -c "! grep -q 'Measured differently' rep"
 ok_eq "and nothing but the table (title, header, two rows) and the legend: one run a side" \
 	"$(grep -c . rep):$(tail -n 1 rep)" "5:No significance test against a: fewer than 2 valid runs on a side"
+
+# ---- the flush, as the env record names it ------------------------------------------
+# contest flushes with drop_caches where it can write it, else with fadvise
+if [ -w /proc/sys/vm/drop_caches ]; then flush=drop_caches; else flush='fadvise%20(partial:'; fi
+ok "the env record names the flush ($flush)" grep -q "^env .* flush=$flush" res/a.results
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -w /proc/sys/vm/drop_caches ]; then
+	# the same suite as nobody, where drop_caches is not writable
+	chmod 711 "$T_DIR" && mkdir -p shared/proj && chmod -R 777 shared
+	nobody() { (cd shared && setpriv --reuid 65534 --regid 65534 --clear-groups "$CONTEST" "$@"); }
+	nobody --dry-run -w cmd:proj --build-cmd true --clean-cmd true -n 1 --work-dir wd -d res \
+		-k user noload >plan 2>&1
+	ok "not root: the plan says the flush is partial" \
+		grep -q "^    flush is partial: only those files leave the page cache" plan
+	nobody -w cmd:proj --build-cmd true --clean-cmd true -n 1 --work-dir wd -d res \
+		-k user noload >/dev/null 2>&1
+	ok_eq "a suite as nobody exits 0" "$?" 0
+	(cd shared && "$CONTEST" -w cmd:proj --build-cmd true --clean-cmd true -n 1 --work-dir wd \
+		-d res -k admin noload >/dev/null 2>&1)
+	ok_eq "and as root" "$?" 0
+	ok "nobody's env record: fadvise, partial" grep -q "^env .* flush=fadvise%20(partial:" shared/res/user.results
+	"$CONTEST" report -d shared/res admin user >rep 2>err
+	ok "report: a root and a non-root flush measured differently" grep -qx \
+		"flush: admin drop_caches, user fadvise (partial: the tree and work files only)" rep
+else
+	skip "not root with setpriv and a writable drop_caches: no suite of both kinds"
+	skip "no root suite"
+	skip "no root suite"
+	skip "no root suite"
+	skip "no root suite"
+fi
+
+# ---- the sizes a load used: two labels whose --io-size differ -----------------------
+qrun() { "$CONTEST" --quick --scale 2 --lead-time 0.5 -n 1 --work-dir wd3 -d res3 "$@" >/dev/null 2>&1; }
+qrun -k small --io-size 1M io_load
+ok_eq "a quick io_load suite with --io-size 1M exits 0" "$?" 0
+qrun -k large --io-size 2M io_load
+ok_eq "and one with --io-size 2M" "$?" 0
+ok_eq "its io_load run records the file size it was given" \
+	"$(grep '^run .* type=io_load ' res3/large.results | grep -c ' valid=1 .* load\.file_size=2097152 ')" 1
+ok "its noload run records no load size" sh -c "! grep '^run .* type=noload ' res3/large.results | grep -q ' load\.'"
+"$CONTEST" report -d res3 small large >rep3 2>err
+ok_eq "report lists the load-size difference, and nothing else" \
+	"$(sed -n '/^Measured differently/,$p' rep3)" "Measured differently (besides the kernel):
+io_load file_size: large 2.0 MiB, small 1.0 MiB"
 
 done_testing
