@@ -54,8 +54,8 @@ int loadset_io(const struct loadset *ls, struct load_io *io);
 
 /* One run of type rt (c: its load context, or NULL): clean, setup, flush,
  * load, lead time, timed build, stop.  Fills the figures, validity and
- * reason, load_session and the load's params of *run.  Returns 0, or -1 when a stop signal interrupted it (all
- * children stopped and reaped). */
+ * reason, load_session and the load's params of *run.  Returns 0, or -1
+ * when a stop signal interrupted it (all children stopped and reaped). */
 int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 		struct run *run);
 

@@ -23,7 +23,8 @@ static int cmd_run(struct config *cfg)
 static struct report_opts report_opts_of(const struct config *cfg)
 {
 	struct report_opts o = {
-		.baseline = cfg->baseline, .pool_noload = cfg->pool_noload, .labels = cfg->args, .nlabels = (size_t)cfg->nargs,
+		.baseline = cfg->baseline, .pool_noload = cfg->pool_noload,
+		.labels = cfg->args, .nlabels = (size_t)cfg->nargs,
 		.stats = cfg->stats, .columns = cfg->columns, .alpha = cfg->alpha,
 	};
 

@@ -676,8 +676,8 @@ static char *printable(char *s)
 }
 
 /* A value as compared and shown: sizes rounded (MemTotal, and the loads'
- * sizes made from it, move a little with the kernel), the boot image left out of the command line (it is the
- * kernel), control characters as '?'. */
+ * sizes made from it, move a little with the kernel), the boot image left
+ * out of the command line (it is the kernel), control characters as '?'. */
 static char *normalised(const char *key, const char *val)
 {
 	size_t klen = strlen(key);
