@@ -1,17 +1,27 @@
-/* mem.c - mem_load: references more memory than the machine can spare.
+/* mem.c - mem_load: references more memory than the machine holds.
  *
- * One process maps a region, touches every page once, then writes one word
+ * One process maps a region, fills every page once, then writes one word
  * of every page again and again, in an order that is a fixed shuffle of all
  * the pages: no two neighbours in time share a cache line, a TLB entry or a
- * prefetch stream, and every page stays dirty.  The region is 110% of RAM
- * where swap can hold the excess; otherwise it is bounded by MemAvailable
- * minus a reserve, so that the workload and contest are never OOM-killed
- * (and the harness sets oom_score_adj 1000 on this process, should the
- * machine change under us).  Should another process grow after the size was
- * chosen, so that MemAvailable and SwapFree together fall below half the
- * reserve, the load gives its memory back and fails, before the OOM killer
- * has to choose.  Huge pages are declined so that the load works
- * on pages of the base size whatever the transparent huge page setting. */
+ * prefetch stream, and every page stays dirty.  Its point, as in the 2002
+ * contest, is paging: where swap can take it, the region is 110% of RAM, so
+ * that the kernel must swap and push the compile's page cache out.  It is
+ * bounded so that MemAvailable plus what swap can free (swap_room(): a
+ * zram device's pages stay in RAM, compressed, and count for less) keeps a
+ * reserve of max(1 GiB, 10% of RAM); without swap that leaves MemAvailable
+ * minus the reserve, and the load does not page, which the plan says.  The
+ * workload and contest are never OOM-killed (and the harness sets
+ * oom_score_adj 1000 on this process, should the machine change under us):
+ * should another process grow after the size was chosen, or zram hold less
+ * than it was counted for, so that MemAvailable and the swap room together
+ * fall below half the reserve, the load gives its memory back and fails,
+ * before the OOM killer has to choose.
+ *
+ * A page's content compresses as program memory does, about 3:1 (a third
+ * of it pseudo-random words, the rest zeros): a page of zeros would cost
+ * zram nothing and make paging to it free, a random page would free no
+ * memory at all.  Huge pages are declined so that the load works on pages
+ * of the base size whatever the transparent huge page setting. */
 #include "config.h"
 
 #include <errno.h>
@@ -24,6 +34,7 @@
 
 #include "fsutil.h"
 #include "load.h"
+#include "swap.h"
 #include "util.h"
 
 #define MiB (UINT64_C(1) << 20)
@@ -41,10 +52,11 @@ struct plan {
 	enum origin origin;
 	uint64_t want;		/* --mem-size, the --quick size, or 110% of MemTotal */
 	uint64_t reserve;	/* max(1 GiB, 10% of MemTotal) */
-	uint64_t bound;		/* MemAvailable - reserve, or 0 */
+	uint64_t bound;		/* MemAvailable - reserve, or 0: what RAM can spare */
+	uint64_t limit;		/* bound + what swap can free (swap_room) */
 	uint64_t size;		/* what the load uses */
-	int swap_holds;		/* want exceeds the bound but SwapFree holds the excess */
-	int bounded;		/* want cut down to the bound */
+	uint64_t paged;		/* of it, beyond the bound: what swap must take */
+	int bounded;		/* want cut down to the limit */
 };
 
 static void make_plan(const struct load_env *e, struct plan *p)
@@ -62,15 +74,13 @@ static void make_plan(const struct load_env *e, struct plan *p)
 	}
 	p->reserve = e->mem_total / 10 > GiB ? e->mem_total / 10 : GiB;
 	p->bound = e->mem_available > p->reserve ? e->mem_available - p->reserve : 0;
+	p->limit = p->bound + e->swap_room;
 	p->size = p->want;
-	if (p->want <= p->bound)
-		return;
-	if (p->want - p->bound <= e->swap_free)
-		p->swap_holds = 1;
-	else {
-		p->size = p->bound;
+	if (p->want > p->limit) {
+		p->size = p->limit;
 		p->bounded = 1;
 	}
+	p->paged = p->size > p->bound ? p->size - p->bound : 0;
 }
 
 static uint64_t page_size(void)
@@ -83,7 +93,7 @@ static uint64_t page_size(void)
 static int mem_check(struct load_ctx *c, char *why, size_t len)
 {
 	const struct load_env *e = c->env;
-	char want[32], bound[32], avail[32], reserve[32], swap[32];
+	char want[32], limit[32], avail[32], reserve[32], swap[32];
 	uint64_t ps = page_size(), pages;
 	struct plan p;
 
@@ -93,20 +103,20 @@ static int mem_check(struct load_ctx *c, char *why, size_t len)
 	}
 	make_plan(e, &p);
 	format_size(p.want, want, sizeof(want));
-	format_size(p.bound, bound, sizeof(bound));
+	format_size(p.limit, limit, sizeof(limit));
 	format_size(e->mem_available, avail, sizeof(avail));
 	format_size(p.reserve, reserve, sizeof(reserve));
-	format_size(e->swap_free, swap, sizeof(swap));
+	format_size(e->swap_room, swap, sizeof(swap));
 	if (p.bounded && p.origin == FROM_OPTION) {
 		snprintf(why, len, "--mem-size %s is more than this machine can spare without "
-			 "the OOM killer: at most %s (MemAvailable %s minus a reserve of %s; "
-			 "swap free %s)", want, bound, avail, reserve, swap);
+			 "the OOM killer: at most %s (MemAvailable %s minus a reserve of %s, "
+			 "plus %s that swap can free)", want, limit, avail, reserve, swap);
 		return -1;
 	}
 	if (p.bounded && p.size < MIN_SIZE) {
 		snprintf(why, len, "only %s of memory to spare (MemAvailable %s minus a "
-			 "reserve of %s; swap free %s): free some memory or give a smaller "
-			 "--mem-size", bound, avail, reserve, swap);
+			 "reserve of %s, plus %s that swap can free): free some memory or "
+			 "give a smaller --mem-size", limit, avail, reserve, swap);
 		return -1;
 	}
 	pages = p.size / ps;
@@ -124,7 +134,8 @@ static int mem_check(struct load_ctx *c, char *why, size_t len)
 static void mem_describe(const struct load_ctx *c, char *buf, size_t len)
 {
 	const struct load_env *e = c->env;
-	char size[32], total[32], avail[32], reserve[32], swap[32], from[64];
+	char size[32], total[32], avail[32], reserve[32], swap[32], room[32], paged[32];
+	char from[64], pages[160];
 	struct plan p;
 
 	make_plan(e, &p);
@@ -133,15 +144,26 @@ static void mem_describe(const struct load_ctx *c, char *buf, size_t len)
 	format_size(e->mem_available, avail, sizeof(avail));
 	format_size(p.reserve, reserve, sizeof(reserve));
 	format_size(e->swap_free, swap, sizeof(swap));
+	format_size(e->swap_room, room, sizeof(room));
+	format_size(p.paged, paged, sizeof(paged));
 	if (p.origin == FROM_OPTION)
 		snprintf(from, sizeof(from), "--mem-size");
 	else if (p.origin == FROM_QUICK)
 		snprintf(from, sizeof(from), "--quick");
 	else
 		snprintf(from, sizeof(from), "110%% of RAM %s", total);
-	snprintf(buf, len, "%s (%s; MemAvailable %s, reserve %s, swap free %s%s)",
-		 size, from, avail, reserve, swap,
-		 p.bounded ? ": bounded" : p.swap_holds ? ": swap holds the excess" : "");
+	if (!e->swap_free)
+		snprintf(pages, sizeof(pages), "no swap: mem_load will not page "
+			 "(--swap zram makes a swap device)");
+	else if (p.paged)
+		snprintf(pages, sizeof(pages), "mem_load pages: %s more than RAM can spare "
+			 "goes to swap", paged);
+	else
+		snprintf(pages, sizeof(pages), "mem_load will not page: it fits in what "
+			 "RAM can spare");
+	snprintf(buf, len, "%s (%s; MemAvailable %s, reserve %s, swap free %s, "
+		 "which frees %s%s); %s", size, from, avail, reserve, swap, room,
+		 p.bounded ? ": bounded" : "", pages);
 }
 
 static uint64_t splitmix64(uint64_t *state)
@@ -169,7 +191,8 @@ static void shuffle_pages(uint32_t *order, size_t pages)
 	}
 }
 
-/* The memory the machine must keep while the load runs: half the reserve.
+/* The memory the machine must keep while the load runs: half the reserve,
+ * in MemAvailable and what swap can still free together.
  * CONTEST_TEST_MEM_FLOOR (bytes) stands in for it in the tests, which
  * cannot make a machine short of memory. */
 static uint64_t memory_floor(const struct load_ctx *c)
@@ -187,7 +210,8 @@ static uint64_t memory_floor(const struct load_ctx *c)
 #define MEM_CHECK_NS (50 * 1000 * 1000)	/* /proc/meminfo read at most this often */
 
 /* Between steps: 1 when told to stop, 2 when the machine runs short of
- * memory (*left is what it has), else 0. */
+ * memory (*left is what it has: MemAvailable and what swap can free), else
+ * 0. */
 static int step_check(uint64_t floor, uint64_t *left)
 {
 	static int64_t last;
@@ -199,18 +223,29 @@ static int step_check(uint64_t floor, uint64_t *left)
 	if (last && now - last < MEM_CHECK_NS)
 		return 0;
 	last = now;
-	*left = meminfo_bytes("MemAvailable") + meminfo_bytes("SwapFree");
+	*left = meminfo_bytes("MemAvailable") + swap_room();
 	return *left < floor ? 2 : 0;
 }
 
-/* Touch every page once, in address order: 0, or step_check()'s verdict. */
-static int touch_all(volatile char *mem, size_t pages, size_t ps, uint64_t floor,
-		     uint64_t *left)
+/* A page as program memory is, for compression: its first third
+ * pseudo-random words, the rest zeros (lzo and lz4 make about a third of
+ * a page of it; a page of one repeated word zram would keep for nothing). */
+static void fill_page(char *page, size_t ps, uint64_t *state)
 {
+	uint64_t *w = (uint64_t *)(void *)page;
+
+	for (size_t i = 0; i < ps / 3 / sizeof(*w); i++)
+		w[i] = splitmix64(state);
+}
+
+/* Fill every page once, in address order: 0, or step_check()'s verdict. */
+static int touch_all(char *mem, size_t pages, size_t ps, uint64_t floor, uint64_t *left)
+{
+	uint64_t state = SHUFFLE_SEED;
 	int rc;
 
 	for (size_t i = 0; i < pages; i++) {
-		mem[i * ps] = 1;
+		fill_page(mem + i * ps, ps, &state);
 		if (i % PAGES_PER_STEP == 0 && (rc = step_check(floor, left)))
 			return rc;
 	}
@@ -273,7 +308,7 @@ static int mem_run(struct load_ctx *c, unsigned idx)
 
 		format_size(left, sleft, sizeof(sleft));
 		format_size(floor, sfloor, sizeof(sfloor));
-		return load_fail(c, "the machine ran short of memory (MemAvailable + SwapFree "
+		return load_fail(c, "the machine ran short of memory (MemAvailable + swap room "
 				 "%s, below %s): mem_load gave its %s back before the OOM "
 				 "killer had to act", sleft, sfloor, size);
 	}

@@ -20,6 +20,7 @@ struct load_env {
 	uint64_t mem_total;     /* MemTotal */
 	uint64_t mem_available; /* MemAvailable at preflight */
 	uint64_t swap_free;     /* SwapFree at preflight */
+	uint64_t swap_room;     /* RAM that paging out can free then (swap.h) */
 	/* tunables from the command line, 0 = default */
 	uint64_t io_size;
 	uint64_t mem_size;
