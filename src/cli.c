@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "report.h"
+#include "swap.h"
 #include "util.h"
 #include "workload.h"
 
@@ -21,7 +22,7 @@ enum {
 	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
 	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS,
-	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET, OPT_POOL_NOLOAD,
+	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET, OPT_POOL_NOLOAD, OPT_SWAP,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT)
@@ -93,6 +94,8 @@ static const struct opt {
 	  "run every load process at nice N (-20 to 19; default 0)" },
 	{ OPT_LOAD_SESSION, "load-session", NULL, CMD_RUN | CMD_LOAD,
 	  "run the loads in a session of their own, as from another terminal" },
+	{ OPT_SWAP, "swap", "zram[:SIZE]", CMD_RUN | CMD_LOAD,
+	  "no swap here: make a zram swap device (default RAM/2) for mem_load (root)" },
 	{ OPT_PROCS, "procs", "N", LOADS,
 	  "process_load: processes in the ring (default 4 x CPUs)" },
 	{ OPT_CHUNKS, "chunks", "N", LOADS,
@@ -337,6 +340,12 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		return size_option(&cfg->mem_size, name, arg, 1 << 20, UINT64_C(1) << 50);
 	case OPT_ROOT:
 		cfg->list_root = arg;
+		return 0;
+	case OPT_SWAP:
+		if (swap_parse(arg, &cfg->swap_size))
+			return usage_error("%s wants zram or zram:SIZE (16M or more, suffix K, M, "
+					   "G or T), not '%s'", name, arg);
+		cfg->swap_zram = 1;
 		return 0;
 	case OPT_BASELINE:
 		cfg->baseline = arg;

@@ -53,6 +53,8 @@ struct config {
 	uint64_t procs, chunks, chunk_size; /* process_load */
 	uint64_t io_size, mem_size;
 	const char *list_root;  /* --root */
+	int swap_zram;          /* --swap zram[:SIZE] */
+	uint64_t swap_size;     /* its SIZE, 0 = default */
 	char **args;            /* run types (run) or labels (report) */
 	int nargs;
 	int argc;               /* the whole command line, for the records */

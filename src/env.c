@@ -14,6 +14,7 @@
 
 #include "env.h"
 #include "fsutil.h"
+#include "swap.h"
 #include "util.h"
 #include "workload.h"
 
@@ -316,6 +317,8 @@ void env_capture(struct record *r, int argc, char **argv, const char *work_dir)
 	governors(r);
 	record_setf(r, "mem_total", "%llu", (unsigned long long)meminfo_bytes("MemTotal"));
 	record_setf(r, "swap_total", "%llu", (unsigned long long)meminfo_bytes("SwapTotal"));
+	swap_describe(buf, sizeof(buf));
+	record_set(r, "swap", buf);
 	set_bracketed(r, "thp", "/sys/kernel/mm/transparent_hugepage/enabled");
 	work_device(r, work_dir);
 	set_file(r, "autogroup", "/proc/sys/kernel/sched_autogroup_enabled");

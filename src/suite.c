@@ -29,6 +29,7 @@
 #include "stats.h"
 #include "store.h"
 #include "suite.h"
+#include "swap.h"
 #include "util.h"
 
 struct suite {
@@ -43,6 +44,7 @@ struct suite {
 	const char *flush_dirs[3]; /* the work directory, and the user's tree */
 	char session[64];
 	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
+	struct zram zram;       /* --swap zram: the device made for the suite */
 	int made_work_dir;
 	int added_noload;       /* noload added for the Ratio (1, 2): the plan says why */
 	int work_lock, results_lock; /* fds of the held locks, or -1 */
@@ -228,7 +230,9 @@ static void sweep_dead_scratch(const char *wd)
 		if (kill(pid, 0) == 0 || errno != ESRCH)
 			continue;	/* alive (or not ours to judge) */
 		path = xasprintf("%s/%s", wd, de->d_name);
-		if (remove_tree(path))
+		if (swap_sweep(path, pid))
+			;	/* a device is left, and its marker with it */
+		else if (remove_tree(path))
 			msg("cannot remove %s, left by contest pid %d: %s", path, pid,
 			    strerror(errno));
 		else
@@ -264,7 +268,8 @@ static int make_run_dir(struct suite *s)
 
 static void remove_run_dir(struct suite *s)
 {
-	if (s->run_dir && remove_tree(s->run_dir))
+	/* a zram device that could not be removed keeps its marker there */
+	if (s->run_dir && s->zram.id < 0 && remove_tree(s->run_dir))
 		msg("cannot remove %s: %s", s->run_dir, strerror(errno));
 	unlock_dir(s->cfg->work_dir, &s->work_lock);
 	unlock_dir(s->cfg->results, &s->results_lock);
@@ -284,6 +289,7 @@ void suite_load_env(const struct config *cfg, const char *tree, struct load_env 
 	e->mem_total = meminfo_bytes("MemTotal");
 	e->mem_available = meminfo_bytes("MemAvailable");
 	e->swap_free = meminfo_bytes("SwapFree");
+	e->swap_room = swap_room();
 	e->io_size = cfg->io_size;
 	e->mem_size = cfg->mem_size;
 	e->procs = (unsigned)cfg->procs;
@@ -339,9 +345,42 @@ static int check_disk_together(struct suite *s)
 	return -1;
 }
 
+/* --swap zram: check it can be made here, and (but with --dry-run) make
+ * it, before the loads size themselves to the swap. */
+static int make_swap(struct suite *s)
+{
+	char why[512];
+
+	if (!s->cfg->swap_zram)
+		return 0;
+	if (swap_zram_plan(&s->zram, s->cfg->swap_size, why, sizeof(why)) ||
+	    (!s->cfg->dry_run && swap_zram_make(&s->zram, s->run_dir, why, sizeof(why)))) {
+		msg("%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* At the end, whatever ended the suite: 0, or -1 after saying why. */
+static int remove_swap(struct suite *s)
+{
+	char why[512];
+
+	if (swap_zram_remove(&s->zram, why, sizeof(why)) == 0)
+		return 0;
+	msg("cannot remove the zram swap device made for this suite: %s; the next contest "
+	    "with --work-dir %s removes it", why, s->cfg->work_dir);
+	return -1;
+}
+
 static int preflight_loads(struct suite *s)
 {
 	suite_load_env(s->cfg, s->wl.tree, &s->env);
+	if (s->cfg->swap_zram && s->cfg->dry_run) {
+		/* sized as with the device that would be made */
+		s->env.swap_free = s->zram.disksize;
+		s->env.swap_room = swap_zram_room(s->zram.disksize, s->zram.mem_limit);
+	}
 	for (size_t i = 0; i < s->ntypes; i++) {
 		const struct load_ops *ops = s->types[i]->load;
 		char why[512];
@@ -408,6 +447,8 @@ static int write_env(struct suite *s)
 	record_set(&r, "flush", flush_scope(flush_method()));
 	if (s->h.load_session)
 		record_set(&r, "load_session", "1");
+	if (s->zram.id >= 0)
+		record_set(&r, "swap_made", "zram (--swap)");
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	if (ret)
 		msg("%s", why);
@@ -458,7 +499,9 @@ static int store_run(struct suite *s, struct run *run)
 	return 0;
 }
 
-static void report_run(const struct run *run, size_t step, size_t steps, uint64_t rounds)
+/* The line of a finished run (swap: the machine has some). */
+static void report_run(const struct run *run, size_t step, size_t steps, uint64_t rounds,
+		       int swap)
 {
 	double secs = (double)run->elapsed_ns / NS_PER_SEC;
 	char line[512];
@@ -479,6 +522,11 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 			      loads, (double)(run->load_user_ns + run->load_sys_ns) /
 			      (double)run->elapsed_ns * 100);
 	}
+	if (run->elapsed_ns && !strcmp(run->type, "mem_load") && run->pswpout >= 0)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ", major faults %lld, "
+			      "pages swapped in %lld, out %lld%s", (long long)run->majflt,
+			      (long long)run->pswpin, (long long)run->pswpout,
+			      run->pswpout || swap ? "" : " (no swap: mem_load did not page)");
 	snprintf(line + n, sizeof(line) - (size_t)n, "%s%s%s", run->elapsed_ns ? "," : "",
 		 run->valid ? " valid" : " INVALID: ", run->valid ? "" : run->reason);
 	if (run->valid)
@@ -576,7 +624,7 @@ static int rounds(struct suite *s)
 			}
 			progress_ran((double)(mono_ns() - t0) / NS_PER_SEC,
 				     (double)run.elapsed_ns / NS_PER_SEC);
-			report_run(&run, ++step, steps, s->cfg->runs);
+			report_run(&run, ++step, steps, s->cfg->runs, s->env.swap_free > 0);
 			rc = store_run(s, &run);
 			if (run.valid)
 				times[i * s->cfg->runs + n[i]++] = (double)run.elapsed_ns / NS_PER_SEC;
@@ -626,6 +674,20 @@ static void print_load_session(FILE *f)
 	fprintf(f, "    loads in a session of their own (%s)\n", how);
 }
 
+/* The --swap zram device: made, or with --dry-run to be made. */
+static void print_swap(const struct suite *s, FILE *f, const char *indent)
+{
+	char size[32], limit[32], name[32] = "a new zram device";
+
+	format_size(s->zram.disksize, size, sizeof(size));
+	format_size(s->zram.mem_limit, limit, sizeof(limit));
+	if (s->zram.id >= 0)
+		snprintf(name, sizeof(name), "zram%d", s->zram.id);
+	fprintf(f, "%sswap: %s, %s of pages in at most %s of RAM (mem_limit), priority "
+		"%d: %s for this suite and removed at the end\n", indent, name, size, limit,
+		SWAP_PRIORITY, s->zram.id >= 0 ? "made" : "to be made");
+}
+
 /* What is about to run: label, rounds, run types, workload, every load's
  * size, scratch, flush, results and the time it should take.  On stdout
  * for --dry-run, where it is the output; else on stderr. */
@@ -671,6 +733,8 @@ static void print_plan(struct suite *s, FILE *f)
 			"rest of it stays\n", s->wl.user_tree ? " and the tree" : "");
 	fprintf(f, "    results: %s\n", path);
 	free(path);
+	if (s->cfg->swap_zram)
+		print_swap(s, f, "    ");
 	for (size_t i = 0; i < s->ntypes; i++) {
 		struct load_ctx *c = s->ctx[i];
 		char what[512] = "";
@@ -716,6 +780,8 @@ static int setup_suite(struct suite *s)
 		if (s->results_lock < 0 || make_run_dir(s))
 			return -1;
 	}
+	if (make_swap(s))
+		return -1;
 	if (workload_init(&s->wl, s->cfg, s->run_dir, jobs, why, sizeof(why))) {
 		msg("%s", why);
 		return -1;
@@ -781,6 +847,7 @@ int suite_main(struct config *cfg)
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
 	s.work_lock = s.results_lock = -1;
+	s.zram.id = -1;
 	if ((rc = pick_label(&s)) || (rc = pick_types(&s)))
 		return rc;
 	proc_catch_signals();
@@ -808,6 +875,8 @@ int suite_main(struct config *cfg)
 		status = 1;
 	progress_end();
 	finish_loads(&s);
+	if (remove_swap(&s))
+		status = 1;
 	if (!cfg->dry_run)
 		remove_run_dir(&s);
 	proc_guard_stop();
@@ -904,6 +973,7 @@ int load_main(struct config *cfg)
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
 	s.work_lock = s.results_lock = -1;
+	s.zram.id = -1;
 	s.h.grace_ns = 2 * NS_PER_SEC;
 	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
 	s.h.load_nice = (int)cfg->load_nice;
@@ -918,6 +988,10 @@ int load_main(struct config *cfg)
 		proc_guard_stop();
 		return 1;
 	}
+	if (make_swap(&s))
+		goto out;
+	if (s.zram.id >= 0)
+		print_swap(&s, stderr, "contest: ");
 	if (workload_init(&s.wl, cfg, s.run_dir, 1, why, sizeof(why)) ||
 	    workload_setup(&s.wl, why, sizeof(why))) {
 		msg("%s", why);
@@ -935,6 +1009,8 @@ int load_main(struct config *cfg)
 		status = run_alone(&s, s.ctx[0]);
 out:
 	finish_loads(&s);
+	if (remove_swap(&s))
+		status = 1;
 	remove_run_dir(&s);
 	proc_guard_stop();
 	workload_free(&s.wl);

@@ -1,0 +1,60 @@
+/* swap.h - swap for mem_load: what it can free, and a zram device of contest's own. */
+#ifndef CONTEST_SWAP_H
+#define CONTEST_SWAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A page swapped to zram stays in RAM, compressed.  contest counts every
+ * such page as keeping 1/SWAP_ZRAM_RATIO of a page (mem_load's pages
+ * compress about 3:1, as program memory does), and its own device may
+ * keep at most disksize / SWAP_ZRAM_RATIO in RAM (mem_limit). */
+#define SWAP_ZRAM_RATIO 2
+#define SWAP_PRIORITY 100	/* of contest's zram device */
+
+/* The RAM that paging out can free now: the free space of every disk swap,
+ * and of every zram device the free slots it can still fill (under its
+ * mem_limit) times what each frees, 1 - 1/SWAP_ZRAM_RATIO of a page.
+ * 0 without swap.  Cheap enough to read a few times a second. */
+uint64_t swap_room(void);
+/* The same for a zram device with free slots and left bytes under its
+ * mem_limit (UINT64_MAX: no limit). */
+uint64_t swap_zram_room(uint64_t free, uint64_t left);
+/* The swap devices in use, for the environment record and messages:
+ * "zram 12.0 GiB prio 100 lzo-rle mem_limit 6.0 GiB, /dev/sda2 8.0 GiB
+ * prio -2", or "none".  No zram device number: it changes from boot to
+ * boot and says nothing about the measurement. */
+void swap_describe(char *buf, size_t len);
+
+/* contest's own zram swap device (--swap zram[:SIZE]). */
+struct zram {
+	int id;                 /* N of /dev/zramN; -1: none made */
+	int on;                 /* swapon done */
+	uint64_t disksize;      /* bytes of pages it holds */
+	uint64_t mem_limit;     /* bytes of RAM it may use */
+	char *marker;           /* DIR/zram-swap, which names it for a sweep */
+};
+
+/* "zram" or "zram:SIZE" (the value of --swap): 0 and *size (0: the
+ * default), or -1. */
+int swap_parse(const char *arg, uint64_t *size);
+/* Resolve the device's sizes (size 0: half of MemTotal) and check that it
+ * can be made here: root, zram, no swap yet.  z->id stays -1.  0, or -1
+ * with why. */
+int swap_zram_plan(struct zram *z, uint64_t size, char *why, size_t len);
+/* After swap_zram_plan(): make a new zram device (hot_add; never one that
+ * exists), write the marker in dir, set disksize and mem_limit, write a
+ * swap signature and swapon with SWAP_PRIORITY.  0, or -1 with why
+ * (whatever was made is removed again). */
+int swap_zram_make(struct zram *z, const char *dir, char *why, size_t len);
+/* swapoff, reset, hot_remove and the marker, with the stop signals
+ * blocked (swapoff gives up on a signal).  Nothing to do: 0.  -1 with
+ * why, the marker then kept for the next contest's sweep. */
+int swap_zram_remove(struct zram *z, char *why, size_t len);
+/* dir is the scratch of contest pid, which is gone: remove the zram
+ * device its marker names, if the device is still the one it made (the
+ * same boot and disk sequence number).  0 when nothing is left (said on
+ * stderr), -1 when a device is left (said why). */
+int swap_sweep(const char *dir, int pid);
+
+#endif
