@@ -1247,6 +1247,29 @@ static void print_table(struct out *o, const struct report *r, size_t t,
 	free(mark);
 }
 
+/* Under the mem_load table, each row whose runs swapped no page out: the
+ * load is about paging, and without swap (the sessions' swap_total 0) it
+ * only measured memory bandwidth. */
+static void print_paging(struct out *o, const struct report *r, size_t t)
+{
+	int gap = o->gap;
+
+	o->gap = 0;	/* set off from the table; the notes below keep their own */
+	for (size_t g = 0; g < r->nrows; g++) {
+		const struct cell *c = report_cell(r, g, t);
+		size_t count;
+		char *swap;
+
+		if (!c->n || isnan(c->pswpout) || c->pswpout > 0)
+			continue;
+		swap = row_value(&r->rows[g], "swap_total", 1, &count);
+		note(o, "%s: %s", r->rows[g].name, swap && !strcmp(swap, "0") ?
+		     "no swap: mem_load did not page" : "mem_load did not page (no page swapped out)");
+		free(swap);
+	}
+	o->gap = gap;
+}
+
 static void print_tables(FILE *f, const struct report *r, const struct report_opts *opts)
 {
 	const struct column *cols[MAX_COLUMNS];
@@ -1257,6 +1280,8 @@ static void print_tables(FILE *f, const struct report *r, const struct report_op
 		if (t)
 			fputc('\n', f);
 		print_table(&o, r, t, cols, ncols);
+		if (!strcmp(r->types[t], "mem_load"))
+			print_paging(&o, r, t);
 	}
 	print_legend(&o, r);
 	print_ratio_notes(&o, r);
