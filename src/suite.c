@@ -345,20 +345,30 @@ static int check_disk_together(struct suite *s)
 	return -1;
 }
 
-/* --swap zram: check it can be made here, and (but with --dry-run) make
- * it, before the loads size themselves to the swap. */
+/* --swap zram: whether it can be made here, checked first of all: 0, or 1
+ * after saying why. */
+static int plan_swap(struct suite *s)
+{
+	char why[512];
+
+	if (!s->cfg->swap_zram || swap_zram_plan(&s->zram, s->cfg->swap_size, why,
+						 sizeof(why)) == 0)
+		return 0;
+	msg("%s", why);
+	return 1;
+}
+
+/* Make it (but with --dry-run) in the run directory, before the loads size
+ * themselves to the swap. */
 static int make_swap(struct suite *s)
 {
 	char why[512];
 
-	if (!s->cfg->swap_zram)
+	if (!s->cfg->swap_zram || s->cfg->dry_run ||
+	    swap_zram_make(&s->zram, s->run_dir, why, sizeof(why)) == 0)
 		return 0;
-	if (swap_zram_plan(&s->zram, s->cfg->swap_size, why, sizeof(why)) ||
-	    (!s->cfg->dry_run && swap_zram_make(&s->zram, s->run_dir, why, sizeof(why)))) {
-		msg("%s", why);
-		return -1;
-	}
-	return 0;
+	msg("%s", why);
+	return -1;
 }
 
 /* At the end, whatever ended the suite: 0, or -1 after saying why. */
@@ -848,7 +858,7 @@ int suite_main(struct config *cfg)
 	s.cfg = cfg;
 	s.work_lock = s.results_lock = -1;
 	s.zram.id = -1;
-	if ((rc = pick_label(&s)) || (rc = pick_types(&s)))
+	if ((rc = pick_label(&s)) || (rc = pick_types(&s)) || (rc = plan_swap(&s)))
 		return rc;
 	proc_catch_signals();
 	if (!cfg->dry_run && proc_guard_start()) {
@@ -974,6 +984,8 @@ int load_main(struct config *cfg)
 	s.cfg = cfg;
 	s.work_lock = s.results_lock = -1;
 	s.zram.id = -1;
+	if (plan_swap(&s))
+		return 1;
 	s.h.grace_ns = 2 * NS_PER_SEC;
 	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
 	s.h.load_nice = (int)cfg->load_nice;
