@@ -54,7 +54,7 @@ wait_for() {
 		_i=$((_i + 1))
 	done
 }
-swap_on() { [ -n "$(swaps)" ]; }
+swap_on() { [ -n "$(swaps)" ]; }	# (takes an argument it ignores)
 load_runs() { pgrep -x -P "$1" mem_load >/dev/null; }
 
 field() {	# field KEY FILE TYPE: KEY of the TYPE run's record
@@ -139,23 +139,21 @@ fi
 
 # ---- the device goes on every exit path ------------------------------------------
 
-"$CONTEST" run $Q --swap zram:64M --mem-size 64M -k sig mem_load >sig.out 2>sig.err &
-pid=$!
-wait_for $pid sh -c "pgrep -x -P $pid make >/dev/null"
-ok "SIGINT: swap was on and the suite underway" swap_on
-kill -INT $pid
-wait $pid
-ok_eq "SIGINT: exit status" "$?" 130
-clean_after "after SIGINT"
+make_running() { pgrep -x -P "$1" make >/dev/null; }
 
-"$CONTEST" run $Q --swap zram:64M --mem-size 64M -k sig mem_load >sig.out 2>sig.err &
-pid=$!
-wait_for $pid swap_on
-ok "SIGTERM: swap was on" swap_on
-kill -TERM $pid
-wait $pid
-ok_eq "SIGTERM: exit status" "$?" 143
-clean_after "after SIGTERM"
+# stopped SIG STATUS UNTIL: a suite with --swap stopped by SIG once UNTIL PID
+stopped() {
+	"$CONTEST" run $Q --swap zram:64M --mem-size 64M -k sig mem_load >sig.out 2>sig.err &
+	pid=$!
+	wait_for $pid "$3" $pid
+	ok "$1: swap was on, the suite underway ($3)" swap_on
+	kill -"$1" $pid
+	wait $pid
+	ok_eq "$1: exit status" "$?" "$2"
+	clean_after "after $1"
+}
+stopped INT 130 make_running	# in the warm-up build
+stopped TERM 143 swap_on	# as soon as the device is on
 
 "$CONTEST" run $Q --swap zram:64M --mem-size 64M -k noswap mem_load >kill.out 2>kill.err &
 pid=$!
