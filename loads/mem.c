@@ -308,9 +308,11 @@ static int mem_run(struct load_ctx *c, unsigned idx)
 
 		format_size(left, sleft, sizeof(sleft));
 		format_size(floor, sfloor, sizeof(sfloor));
-		return load_fail(c, "the machine ran short of memory (MemAvailable + swap room "
-				 "%s, below %s): mem_load gave its %s back before the OOM "
-				 "killer had to act", sleft, sfloor, size);
+		/* SwapFree here is what swap_room() counts: zram's at what it frees */
+		return load_fail(c, "the machine ran short of memory (MemAvailable + SwapFree "
+				 "counted as the memory it frees %s, below %s): mem_load gave "
+				 "its %s back before the OOM killer had to act", sleft, sfloor,
+				 size);
 	}
 	return 0;
 }
