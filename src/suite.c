@@ -389,7 +389,8 @@ static int preflight_loads(struct suite *s)
 	if (s->cfg->swap_zram && s->cfg->dry_run) {
 		/* sized as with the device that would be made */
 		s->env.swap_free = s->zram.disksize;
-		s->env.swap_room = swap_zram_room(s->zram.disksize, s->zram.mem_limit);
+		s->env.swap_room = swap_zram_room(s->zram.disksize, s->zram.mem_limit,
+						  1.0 / SWAP_ZRAM_RATIO);
 	}
 	for (size_t i = 0; i < s->ntypes; i++) {
 		const struct load_ops *ops = s->types[i]->load;

@@ -17,9 +17,11 @@
  *     see loads/mem.c), so they fill the device before its mem_limit;
  *   - swap_room(), mem_load's measure of what swap can hold (its size and
  *     the check that gives its memory back), counts each page swapped to
- *     zram as freeing only 1 - 1/SWAP_ZRAM_RATIO of a page, and no more
- *     pages than fit under mem_limit: with incompressible pages, the room
- *     shrinks as the device fills and mem_load lets go before the OOM
+ *     zram as freeing only 1 - 1/SWAP_ZRAM_RATIO of a page, or what the
+ *     device's pages so far save where that is less (its mem_used_total
+ *     over orig_data_size), and no more pages than fit under mem_limit:
+ *     with incompressible pages (another program's), the room falls to
+ *     nothing as the device fills, and mem_load lets go before the OOM
  *     killer must act.
  *
  * The device is a new one from /sys/class/zram-control/hot_add, never one
@@ -99,7 +101,11 @@ static int zram_id(const char *path)
 
 /* From /sys/block/zramN/mm_stat: orig_data_size compr_data_size
  * mem_used_total mem_limit ... (bytes). */
-static int zram_mm(int id, uint64_t *used, uint64_t *limit)
+struct zram_mm {
+	uint64_t orig, used, limit;
+};
+
+static int zram_mm(int id, struct zram_mm *m)
 {
 	char path[64], buf[256];
 	unsigned long long orig, compr, u, l;
@@ -108,33 +114,47 @@ static int zram_mm(int id, uint64_t *used, uint64_t *limit)
 	if (read_small(path, buf, sizeof(buf)) ||
 	    sscanf(buf, "%llu %llu %llu %llu", &orig, &compr, &u, &l) != 4)
 		return -1;
-	*used = u;
-	*limit = l;
+	m->orig = orig;
+	m->used = u;
+	m->limit = l;
 	return 0;
 }
 
-uint64_t swap_zram_room(uint64_t free, uint64_t left)
+uint64_t swap_zram_room(uint64_t free, uint64_t left, double keep)
 {
-	uint64_t slots = free;
+	double slots = (double)free;
 
-	if (left < UINT64_MAX / SWAP_ZRAM_RATIO && left * SWAP_ZRAM_RATIO < slots)
-		slots = left * SWAP_ZRAM_RATIO;
-	return slots - slots / SWAP_ZRAM_RATIO;
+	if (keep >= 1)
+		return 0;
+	if (left != UINT64_MAX && (double)left / keep < slots)
+		slots = (double)left / keep;
+	return (uint64_t)(slots * (1 - keep));
 }
+
+/* Below this much stored, a device's own ratio says little yet. */
+#define ZRAM_RATIO_MIN_DATA (16 * MiB)
 
 static void add_room(const struct swap_line *l, void *arg)
 {
 	uint64_t *room = arg, free = l->size > l->used ? l->size - l->used : 0;
-	uint64_t used, limit, left = UINT64_MAX;
+	uint64_t left = UINT64_MAX;
+	double keep = 1.0 / SWAP_ZRAM_RATIO;
 	int id = zram_id(l->path);
+	struct zram_mm m;
 
 	if (id < 0) {
 		*room += free;
 		return;
 	}
-	if (zram_mm(id, &used, &limit) == 0 && limit)
-		left = limit > used ? limit - used : 0;
-	*room += swap_zram_room(free, left);
+	if (zram_mm(id, &m) == 0) {
+		if (m.limit)
+			left = m.limit > m.used ? m.limit - m.used : 0;
+		/* pages that compress worse than assumed (another
+		 * program's, incompressible) count for what they do */
+		if (m.orig >= ZRAM_RATIO_MIN_DATA && (double)m.used / (double)m.orig > keep)
+			keep = (double)m.used / (double)m.orig;
+	}
+	*room += swap_zram_room(free, left, keep);
 }
 
 uint64_t swap_room(void)
@@ -155,7 +175,7 @@ static void add_description(const struct swap_line *l, void *arg)
 	struct described *d = arg;
 	size_t n = strlen(d->buf);
 	char size[32], limit[32] = "none", alg[64] = "?", path[80], *p;
-	uint64_t used, lim;
+	struct zram_mm m;
 	int id = zram_id(l->path);
 
 	format_size(l->size, size, sizeof(size));
@@ -169,8 +189,8 @@ static void add_description(const struct swap_line *l, void *arg)
 		memmove(alg, p + 1, strlen(p + 1) + 1);
 		alg[strcspn(alg, "]")] = '\0';
 	}
-	if (zram_mm(id, &used, &lim) == 0 && lim)
-		format_size(lim, limit, sizeof(limit));
+	if (zram_mm(id, &m) == 0 && m.limit)
+		format_size(m.limit, limit, sizeof(limit));
 	snprintf(d->buf + n, d->len - n, "%szram %s prio %d %s mem_limit %s", n ? ", " : "",
 		 size, l->prio, alg, limit);
 }
@@ -368,8 +388,16 @@ static int remove_device(int id, int on, char *why, size_t len)
 {
 	char path[64], sys[64];
 
-	if (on && dev_path(id, path, sizeof(path)) == 0 && swapoff(path) && errno != EINVAL)
-		return whyf(why, len, "swapoff %s: %s", path, strerror(errno));
+	/* ENOMEM: RAM (or a memory cgroup) cannot take back the pages of a
+	 * process still swapped out there, which may end or shrink soon */
+	for (int tries = 0; on && dev_path(id, path, sizeof(path)) == 0 && swapoff(path) &&
+	     errno != EINVAL; tries++) {
+		if ((errno != ENOMEM && errno != EINTR) || tries == 100)
+			return whyf(why, len, "swapoff %s: %s (by hand: swapoff %s; echo 1 > "
+				    "/sys/block/zram%d/reset; echo %d > " ZRAM_CONTROL
+				    "/hot_remove)", path, strerror(errno), path, id, id);
+		sleep_ns(100 * 1000 * 1000);
+	}
 	snprintf(sys, sizeof(sys), "/sys/block/zram%d/reset", id);
 	/* a reader of the new disk (udev, blkid) may hold it open for a moment */
 	for (int tries = 0; write_file(sys, "1") && errno != ENOENT; tries++) {

@@ -14,12 +14,15 @@
 
 /* The RAM that paging out can free now: the free space of every disk swap,
  * and of every zram device the free slots it can still fill (under its
- * mem_limit) times what each frees, 1 - 1/SWAP_ZRAM_RATIO of a page.
- * 0 without swap.  Cheap enough to read a few times a second. */
+ * mem_limit) times what each frees, 1 - 1/SWAP_ZRAM_RATIO of a page, or
+ * less where the device's pages so far keep more of a page in RAM than
+ * that (incompressible ones: nothing).  0 without swap.  Cheap enough to
+ * read a few times a second. */
 uint64_t swap_room(void);
-/* The same for a zram device with free slots and left bytes under its
- * mem_limit (UINT64_MAX: no limit). */
-uint64_t swap_zram_room(uint64_t free, uint64_t left);
+/* The same for a zram device with free bytes of slots, left bytes under
+ * its mem_limit (UINT64_MAX: no limit), and keep, the share of a page
+ * that a page swapped to it keeps in RAM. */
+uint64_t swap_zram_room(uint64_t free, uint64_t left, double keep);
 /* The swap devices in use, for the environment record and messages:
  * "zram 12.0 GiB prio 100 lzo-rle mem_limit 6.0 GiB, /dev/sda2 8.0 GiB
  * prio -2", or "none".  No zram device number: it changes from boot to
