@@ -159,10 +159,14 @@ stopped TERM 143 swap_on	# as soon as the device is on
 pid=$!
 wait_for $pid load_runs $pid
 ok "SIGKILL: mem_load was running on swap" swap_on
-left=$(swaps)
+left=$(swaps) loads=$(pgrep -x -P $pid mem_load)
 kill -KILL $pid
 wait $pid 2>/dev/null
 ok_eq "SIGKILL: exit status" "$?" 137
+# the guardian kills the load; it holds the work directory's lock (an
+# inherited fd) until it has given its swapped memory back and exited
+gone() { for p in $loads; do [ ! -e "/proc/$p" ] || return 1; done; }
+ok "its mem_load process is killed too" wait_until gone
 ok "the dead contest's device is still on" test "$(swaps)" = "$left"
 ok "its marker names it" sh -c "grep -q ' ${left#/dev/zram} ' '$W'/run-$pid-*/zram-swap"
 "$CONTEST" run $Q --swap zram --dry-run >out 2>err
