@@ -1248,8 +1248,8 @@ static void print_table(struct out *o, const struct report *r, size_t t,
 }
 
 /* Under the mem_load table, each row whose runs swapped no page out: the
- * load is about paging, and without swap (the sessions' swap_total 0) it
- * only measured memory bandwidth. */
+ * load is about paging, and without swap (its runs' load.swap=no) it only
+ * measured memory bandwidth. */
 static void print_paging(struct out *o, const struct report *r, size_t t)
 {
 	int gap = o->gap;
@@ -1262,8 +1262,14 @@ static void print_paging(struct out *o, const struct report *r, size_t t)
 
 		if (!c->n || isnan(c->pswpout) || c->pswpout > 0)
 			continue;
-		swap = row_value(&r->rows[g], "swap_total", 1, &count);
-		note(o, "%s: %s", r->rows[g].name, swap && !strcmp(swap, "0") ?
+		/* the runs' own load.swap, else (older runs) the sessions' swap_total */
+		swap = cell_param(r, g, t, "swap", 1, &count);
+		if (!swap) {
+			swap = row_value(r, &r->rows[g], "swap_total", 1, &count);
+			if (swap && !strcmp(swap, "0"))
+				strcpy(swap, "no");
+		}
+		note(o, "%s: %s", r->rows[g].name, swap && !strcmp(swap, "no") ?
 		     "no swap: mem_load did not page" : "mem_load did not page (no page swapped out)");
 		free(swap);
 	}
