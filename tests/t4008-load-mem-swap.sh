@@ -1,5 +1,5 @@
 #!/bin/sh
-# t4007-load-mem-swap.sh - mem_load pages with --swap zram, and says so
+# t4008-load-mem-swap.sh - mem_load pages with --swap zram, and says so
 # without swap.  On a small machine (a memory cgroup of 256 MiB: the test
 # never takes the real machine's memory) with a zram device made by
 # --swap zram, mem_load's run swaps out (pswpout > 0) and the machine's
