@@ -24,7 +24,8 @@ for f in "$top"/loads/*.c; do
 	name=$(basename "$f" .c)
 	[ "$name" = registry ] && continue
 	ok "loads/$name.c ends with its load_ops" \
-		sh -c "tail -n 12 '$f' | grep -q '^const struct load_ops [a-z_]*_load = {'"
+		awk '/^}$/ { fn = NR } /^const struct load_ops [a-z_]*_load = {$/ { ops = NR }
+		     END { exit !(ops && ops > fn) }' "$f"
 	ok "loads/$name.c is in the registry" grep -q "&${name}_load" "$top/loads/registry.c"
 done
 
