@@ -632,6 +632,7 @@ static int timed_build(struct harness *h, struct loadset *ls, struct run *run)
 	run->elapsed_ns = b.elapsed_ns;
 	run->user_ns = b.user_ns;
 	run->sys_ns = b.sys_ns;
+	run->build_majflt = b.majflt;
 	if (ls) {
 		run->work = loadset_work(ls) - w0;
 		loadset_io(ls, &run->io);	/* with the work, before the stop */

@@ -339,6 +339,8 @@ void run_to_record(const struct run *run, struct record *r)
 		record_set_i64(r, "pswpin", run->pswpin);
 	if (run->pswpout >= 0)
 		record_set_i64(r, "pswpout", run->pswpout);
+	if (run->build_majflt >= 0)
+		record_set_i64(r, "build_majflt", run->build_majflt);
 	for (size_t i = 0; i < ARRAY_SIZE(io_fields); i++) {
 		int64_t v = *(const int64_t *)((const char *)&run->io + io_fields[i].off);
 
@@ -356,7 +358,7 @@ void run_to_record(const struct run *run, struct record *r)
 void run_sysfig_absent(struct run *run)
 {
 	run->idle = run->iowait = NAN;
-	run->majflt = run->pswpin = run->pswpout = -1;
+	run->majflt = run->pswpin = run->pswpout = run->build_majflt = -1;
 	for (size_t i = 0; i < ARRAY_SIZE(io_fields); i++)
 		*io_field(&run->io, i) = -1;
 }
@@ -417,7 +419,8 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 	    (record_get(r, "load_session") &&
 	     (record_get_i64(r, "load_session", &session) || (session != 0 && session != 1))) ||
 	    opt_percent(r, "idle", &run->idle) || opt_percent(r, "iowait", &run->iowait) ||
-	    opt_count(r, "majflt", &run->majflt) || opt_count(r, "pswpin", &run->pswpin) ||
+	    opt_count(r, "majflt", &run->majflt) || opt_count(r, "build_majflt", &run->build_majflt) ||
+	    opt_count(r, "pswpin", &run->pswpin) ||
 	    opt_count(r, "pswpout", &run->pswpout)) {
 		snprintf(why, len, "run record with a missing or bad number");
 		return -1;

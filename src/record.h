@@ -72,6 +72,7 @@ struct run {
 	 * records written before they were). */
 	double idle, iowait;            /* % of all CPUs' time, one decimal */
 	int64_t majflt, pswpin, pswpout; /* major faults, pages swapped in, out */
+	int64_t build_majflt;            /* the workload's own major faults (rusage); -1 absent */
 	struct load_io io;              /* the load's processes, -1 when absent */
 	/* The sizes the run's load used (load_ops.params), under their plain
 	 * names; stored as RUN_PARAM_PREFIX NAME=VALUE.  Empty without a load. */

@@ -534,8 +534,9 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 			      (double)run->elapsed_ns * 100);
 	}
 	if (run->elapsed_ns && !strcmp(run->type, "mem_load") && run->pswpout >= 0)
-		n += snprintf(line + n, sizeof(line) - (size_t)n, ", major faults %lld, "
-			      "pages swapped in %lld, out %lld%s", (long long)run->majflt,
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ", compile's major faults %lld, "
+			      "major faults %lld, pages swapped in %lld, out %lld%s",
+			      (long long)run->build_majflt, (long long)run->majflt,
 			      (long long)run->pswpin, (long long)run->pswpout,
 			      run->pswpout || swap ? "" : " (no swap: mem_load did not page)");
 	snprintf(line + n, sizeof(line) - (size_t)n, "%s%s%s", run->elapsed_ns ? "," : "",

@@ -563,6 +563,7 @@ int workload_run(struct workload *w, char **argv, struct build *b, char *why, si
 	b->elapsed_ns = mono_ns() - t0;
 	b->user_ns = timeval_ns(&ru.ru_utime);
 	b->sys_ns = timeval_ns(&ru.ru_stime);
+	b->majflt = ru.ru_majflt;
 	return 0;
 }
 

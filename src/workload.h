@@ -45,6 +45,7 @@ struct build {
 	int status;        /* wait status */
 	int64_t elapsed_ns;
 	int64_t user_ns, sys_ns;
+	int64_t majflt;		/* the build's own major faults, children included */
 };
 
 /* Split a -w spec: "builtin", "kernel:DIR" or "cmd:DIR".  0 with the kind
