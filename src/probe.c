@@ -16,7 +16,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "harness.h"
 #include "load.h"
+#include "proc.h"
+#include "record.h"
 #include "probe.h"
 #include "util.h"
 
@@ -28,8 +31,13 @@ const struct probe_task probe_tasks[PROBE_TASKS] = {
 	[PROBE_INPUT] = { "input", 0, 10 * MS, 100 * MS, 1 * MS },
 };
 
+/* The window is [begin, end) on CLOCK_MONOTONIC: a deadline in it counts,
+ * whenever the task gets to serve it.  Each task publishes the deadline it
+ * waits for, so that the harness can let them catch up with the end of the
+ * window before it stops them. */
 struct probe_shared {
-	atomic_int recording;	/* the window is open */
+	_Atomic int64_t begin_ns, end_ns;	/* INT64_MAX: not yet */
+	_Atomic int64_t waiting_for[PROBE_TASKS];
 	struct probe_stats task[PROBE_TASKS];
 };
 
@@ -117,6 +125,12 @@ static int64_t next_step(const struct probe_task *t, uint64_t *rng)
 	return t->min_ns + (int64_t)(xorshift(rng) % (uint64_t)(t->max_ns - t->min_ns + 1));
 }
 
+static int in_window(struct probe_shared *sh, int64_t deadline)
+{
+	return deadline >= atomic_load_explicit(&sh->begin_ns, memory_order_relaxed) &&
+	       deadline < atomic_load_explicit(&sh->end_ns, memory_order_relaxed);
+}
+
 static int probe_run(struct load_ctx *c, unsigned idx)
 {
 	struct probe *p = c->priv;
@@ -133,14 +147,15 @@ static int probe_run(struct load_ctx *c, unsigned idx)
 	if (sched_setscheduler(0, SCHED_OTHER, &sp))
 		return load_fail(c, "%s: SCHED_OTHER: %s", name, strerror(errno));
 	setpriority(PRIO_PROCESS, 0, 0);	/* contest's own nice when not allowed */
-	load_ready(c);
 	step = next_step(t, &rng);
 	d = mono_ns() + step;
 	step = next_step(t, &rng);
+	atomic_store(&p->shm->waiting_for[idx], d);
+	load_ready(c);
 	while (!load_stopping()) {
 		struct timespec ts = { .tv_sec = d / NS_PER_SEC, .tv_nsec = d % NS_PER_SEC };
 		int64_t t0, t1, next = d + step;
-		int rec, r;
+		int r;
 
 		r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		if (r == EINTR)
@@ -148,10 +163,9 @@ static int probe_run(struct load_ctx *c, unsigned idx)
 		if (r)
 			return load_fail(c, "%s: clock_nanosleep: %s", name, strerror(r));
 		t0 = mono_ns();
-		rec = atomic_load_explicit(&p->shm->recording, memory_order_relaxed);
 		x = burn(iters, x);
 		t1 = mono_ns();
-		if (rec) {
+		if (in_window(p->shm, d)) {
 			hist_record(&st->latency, t0 - d);
 			st->periods++;
 			st->misses += t1 > next;
@@ -160,14 +174,15 @@ static int probe_run(struct load_ctx *c, unsigned idx)
 		 * each is a period, and a miss; the last one is served now */
 		step = next_step(t, &rng);
 		while (next + step <= t1) {
-			next += step;
-			step = next_step(t, &rng);
-			if (rec) {
+			if (in_window(p->shm, next)) {
 				st->periods++;
 				st->misses++;
 			}
+			next += step;
+			step = next_step(t, &rng);
 		}
 		d = next;
+		atomic_store(&p->shm->waiting_for[idx], d);
 	}
 	burn_sink = x;
 	return 0;
@@ -197,6 +212,8 @@ struct probe *probe_start(const struct harness *h, double iters_per_us, char *wh
 		free(p);
 		return NULL;
 	}
+	atomic_init(&p->shm->begin_ns, INT64_MAX);
+	atomic_init(&p->shm->end_ns, INT64_MAX);
 	for (unsigned i = 0; i < PROBE_TASKS; i++)
 		hist_init(&p->shm->task[i].latency);
 	p->c.ops = &probe_ops;
@@ -214,12 +231,32 @@ struct probe *probe_start(const struct harness *h, double iters_per_us, char *wh
 void probe_begin(struct probe *p)
 {
 	loadset_mark(p->ls);
-	atomic_store(&p->shm->recording, 1);
+	atomic_store(&p->shm->begin_ns, mono_ns());
 }
 
 void probe_end(struct probe *p)
 {
-	atomic_store(&p->shm->recording, 0);
+	if (atomic_load(&p->shm->begin_ns) != INT64_MAX &&
+	    atomic_load(&p->shm->end_ns) == INT64_MAX)
+		atomic_store(&p->shm->end_ns, mono_ns());
+}
+
+/* Let every task serve (or skip) the window's last deadlines: a task that
+ * waits for one at or after its end has counted all of its own.  Up to a
+ * few seconds, for a machine too busy to run them. */
+static void catch_up(struct probe *p)
+{
+	int64_t end = atomic_load(&p->shm->end_ns), give_up = mono_ns() + 5 * NS_PER_SEC;
+
+	if (end == INT64_MAX)
+		return;
+	for (unsigned i = 0; i < PROBE_TASKS; i++) {
+		char why[256];
+
+		while (atomic_load(&p->shm->waiting_for[i]) < end && mono_ns() < give_up &&
+		       !proc_interrupted() && !loadset_check(p->ls, why, sizeof(why)))
+			sleep_ns(MS);
+	}
 }
 
 int probe_check(struct probe *p, char *why, size_t len)
@@ -234,6 +271,7 @@ int probe_stop(struct probe *p, struct probe_stats *out, int64_t *cpu_ns, char *
 	int ret;
 
 	probe_end(p);
+	catch_up(p);
 	ret = loadset_stop(p->ls, &user, &sys, why, len);
 	/* every task is reaped: its figures are final */
 	if (out)
@@ -243,6 +281,72 @@ int probe_stop(struct probe *p, struct probe_stats *out, int64_t *cpu_ns, char *
 	munmap(p->shm, sizeof(*p->shm));
 	free(p);
 	return ret;
+}
+
+/* ---- in a record ------------------------------------------------------------- */
+
+void probe_to_record(const struct run *run, struct record *r)
+{
+	if (!run->probe)
+		return;
+	record_setf(r, "probe_cal", "%.3f", run->probe_cal);
+	record_set_i64(r, "probe_cpu_ns", run->probe_cpu_ns);
+	for (unsigned i = 0; i < PROBE_TASKS; i++) {
+		const struct probe_stats *st = &run->probe[i];
+		char key[32], *h = hist_encode(&st->latency);
+
+		snprintf(key, sizeof(key), "probe_%s", probe_tasks[i].name);
+		record_set(r, key, h);
+		free(h);
+		snprintf(key, sizeof(key), "probe_%s_periods", probe_tasks[i].name);
+		record_set_i64(r, key, (int64_t)st->periods);
+		snprintf(key, sizeof(key), "probe_%s_misses", probe_tasks[i].name);
+		record_set_i64(r, key, (int64_t)st->misses);
+	}
+}
+
+int probe_from_record(const struct record *r, struct run *run, char *why, size_t len)
+{
+	struct probe_stats *st;
+	double cal;
+	int64_t cpu;
+
+	run->probe = NULL;
+	if (!record_get(r, "probe_cal"))
+		return 0;
+	if (record_get_double(r, "probe_cal", &cal) || !(cal > 0) || cal > 1e9 ||
+	    record_get_i64(r, "probe_cpu_ns", &cpu) || cpu < 0)
+		return whyf(why, len, "run record with a bad probe_cal or probe_cpu_ns");
+	st = xcalloc(PROBE_TASKS, sizeof(*st));
+	for (unsigned i = 0; i < PROBE_TASKS; i++) {
+		const char *name = probe_tasks[i].name, *h;
+		char key[32], hwhy[128];
+		int64_t periods, misses;
+
+		snprintf(key, sizeof(key), "probe_%s", name);
+		if (!(h = record_get(r, key)) || hist_decode(h, &st[i].latency, hwhy, sizeof(hwhy))) {
+			free(st);
+			return whyf(why, len, "run record with a %s probe_%s%s%s", h ? "bad" : "missing",
+				    name, h ? ": " : "", h ? hwhy : "");
+		}
+		snprintf(key, sizeof(key), "probe_%s_periods", name);
+		if (record_get_i64(r, key, &periods) || periods < 0 ||
+		    (uint64_t)periods < st[i].latency.count) {
+			free(st);
+			return whyf(why, len, "run record with a missing or bad %s", key);
+		}
+		snprintf(key, sizeof(key), "probe_%s_misses", name);
+		if (record_get_i64(r, key, &misses) || misses < 0 || misses > periods) {
+			free(st);
+			return whyf(why, len, "run record with a missing or bad %s", key);
+		}
+		st[i].periods = (uint64_t)periods;
+		st[i].misses = (uint64_t)misses;
+	}
+	run->probe = st;
+	run->probe_cal = cal;
+	run->probe_cpu_ns = cpu;
+	return 0;
 }
 
 static double ms(int64_t ns)

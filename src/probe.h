@@ -5,8 +5,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "harness.h"
 #include "hist.h"
+
+struct harness;
+struct record;
+struct run;
 
 /* The tasks, as interbench simulated a desktop: each wakes at absolute
  * CLOCK_MONOTONIC deadlines, does a fixed amount of work, and sleeps until
@@ -46,17 +49,31 @@ struct probe;
  * (nothing is left running). */
 struct probe *probe_start(const struct harness *h, double iters_per_us, char *why,
 			  size_t len);
-/* The window: only wakeups between begin and end are counted. */
+/* The window: only deadlines from begin to end count, however late the
+ * task serves them.  probe_end() only notes the time. */
 void probe_begin(struct probe *p);
 void probe_end(struct probe *p);
 /* 0 while every task lives; else -1 with what happened in why. */
 int probe_check(struct probe *p, char *why, size_t len);
-/* Stop the tasks, reap them and free p; the window's figures go to
+/* Wait until every task has served or skipped the window's deadlines (a
+ * few seconds at most), stop the tasks, reap them and free p; the window's
+ * figures go to
  * out[PROBE_TASKS] (may be NULL) and the tasks' CPU time since
  * probe_begin() to *cpu_ns (may be NULL).  0, or -1 with why when a task
  * failed. */
 int probe_stop(struct probe *p, struct probe_stats *out, int64_t *cpu_ns, char *why,
 	       size_t len);
+
+/* A run's probe figures in its record, all optional together:
+ *	probe_cal=ITERATIONS_PER_US probe_cpu_ns=NS
+ *	probe_TASK=HISTOGRAM probe_TASK_periods=N probe_TASK_misses=N
+ * for each task (audio, video, input), the histogram in hist_encode()'s
+ * form. */
+void probe_to_record(const struct run *run, struct record *r);
+/* Fill run->probe (allocated; NULL when the record has no probe_cal),
+ * run->probe_cal and run->probe_cpu_ns.  0, or -1 with why when a field is
+ * missing or bad (nothing is then allocated). */
+int probe_from_record(const struct record *r, struct run *run, char *why, size_t len);
 
 /* The table of `contest load NAME --probe`: one row per task, wakeup
  * latency p50 p99 p99.9 max in ms and Miss%. */

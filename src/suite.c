@@ -631,6 +631,7 @@ static int rounds(struct suite *s)
 				free(run.flush);
 				free(run.reason);
 				record_free(&run.params);
+				free(run.probe);
 				ret = -1;
 				break;
 			}
@@ -643,6 +644,7 @@ static int rounds(struct suite *s)
 			free(run.flush);
 			free(run.reason);
 			record_free(&run.params);
+			free(run.probe);
 			if (rc) {
 				ret = -2;
 				break;
@@ -764,6 +766,8 @@ static void print_plan(struct suite *s, FILE *f)
 		fprintf(f, "    loads at nice %d\n", s->h.load_nice);
 	if (s->h.load_session)
 		print_load_session(f);
+	if (s->cfg->probe)
+		fprintf(f, "    latency probe: audio, video and input beside every timed build\n");
 	if (left >= 0) {
 		format_duration(left, size, sizeof(size));
 		fprintf(f, "    estimate: %s %s, from earlier runs of this workload\n",
@@ -877,6 +881,8 @@ int suite_main(struct config *cfg)
 	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
 	s.h.load_nice = (int)cfg->load_nice;
 	s.h.load_session = cfg->load_session;
+	if (cfg->probe && !cfg->dry_run)
+		s.h.probe_cal = probe_calibrate();	/* once, before anything runs */
 	s.flush_dirs[0] = cfg->work_dir;
 	s.h.flush_dirs = s.flush_dirs;
 	s.h.phase = progress_phase;

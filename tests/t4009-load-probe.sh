@@ -124,4 +124,38 @@ ok "no probe process is left" sh -c \
 	sh "${pgid:-2147483647}" "$probes"
 ok "nothing of the work directory is left" sh -c "! ls -A '$W' 2>/dev/null | grep -q ."
 
+# ---- contest run --probe: the figures go into the run records ---------------
+
+command -v make >/dev/null || { skip "make is not installed: no suite"; done_testing; exit; }
+mkdir run || exit 99
+(cd run && "$CONTEST" --scale 2 -n 1 -k probed --probe noload >../suite.out 2>../suite.err)
+ok_eq "run --probe noload: exit status" "$?" 0
+ok "the plan names the probe" grep -q "latency probe: audio, video and input" suite.err
+rec=$(grep '^run ' run/contest-results/probed.results)
+field() {	# field KEY: its value in the run record
+	echo "$rec" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+ok "the run is valid" sh -c "echo '$rec' | grep -q ' valid=1 '"
+for k in probe_cal probe_cpu_ns probe_audio probe_video probe_input probe_audio_periods \
+	probe_audio_misses probe_video_periods probe_video_misses probe_input_periods \
+	probe_input_misses; do
+	ok "the record has $k" test -n "$(field $k)"
+done
+elapsed=$(field elapsed_ns)
+audio=$(field probe_audio | cut -d/ -f2)
+periods=$(field probe_audio_periods)
+# the build's seconds / 5 ms deadlines passed; the audio task woke for some
+ok "audio's periods are the build's time / 5 ms ($periods, $elapsed ns)" awk -v p="${periods:-0}" \
+	-v e="${elapsed:-0}" 'BEGIN { n = e / 5000000; exit !(n > 0 && p >= n * 0.99 - 3 && p <= n * 1.01 + 3) }'
+ok "and it woke in at most as many ($audio)" awk -v w="${audio:-0}" -v p="${periods:-0}" \
+	'BEGIN { exit !(w > 0 && w <= p && w >= p / 10) }'
+(cd run && "$CONTEST" report probed >../report.out 2>../report.err)
+ok_eq "report reads the store: exit status" "$?" 0
+ok "with no damaged record" sh -c "! grep -q damaged report.err"
+
+(cd run && "$CONTEST" --scale 2 -n 1 -k plain noload >../plain.out 2>../plain.err)
+ok_eq "run without --probe: exit status" "$?" 0
+ok "no probe field in its record" sh -c "! grep -q 'probe_' run/contest-results/plain.results"
+ok "no probe process is left" sh -c '[ -z "$(pgrep "^probe-(audio|video|input)$" -P "$1")" ]' sh $$
+
 done_testing
