@@ -990,7 +990,7 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 		       io.rchar, io.wchar, io.read_bytes, io.write_bytes, io.cancelled);
 	else
 		printf("io:       not measured (no /proc/PID/io here)\n");
-	if (pr) {
+	if (s->cfg->probe) {	/* pr is freed: its figures are in pst */
 		printf("probe:    calibration %.1f iterations/us, CPU%% %.0f\n", calibration,
 		       (double)probe_cpu / (double)elapsed * 100);
 		printf("\nwakeup latency (ms):\n");
