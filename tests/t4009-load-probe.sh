@@ -3,7 +3,8 @@
 # tasks run beside the load as contest's children, in contest's session and
 # a process group of their own, at nice 0 and SCHED_OTHER whatever the
 # load's --load-nice and --load-session; they print one row each whose counts
-# fit the time they ran; and none is left behind, SIGTERM included.
+# fit the time they ran; and none is left behind, SIGTERM included.  With
+# contest run --probe, the run records carry the figures of the timed build.
 # No timing is asserted: only that the counts are possible.
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -156,6 +157,19 @@ ok "with no damaged record" sh -c "! grep -q damaged report.err"
 (cd run && "$CONTEST" --scale 2 -n 1 -k plain noload >../plain.out 2>../plain.err)
 ok_eq "run without --probe: exit status" "$?" 0
 ok "no probe field in its record" sh -c "! grep -q 'probe_' run/contest-results/plain.results"
-ok "no probe process is left" sh -c '[ -z "$(pgrep "^probe-(audio|video|input)$" -P "$1")" ]' sh $$
+
+# SIGTERM during a timed build with the probe beside it
+(cd run && exec "$CONTEST" --scale 2 -n 3 -k term --probe noload >../term.out 2>../term.err) &
+pid=$!
+wait_until three_probes $pid
+probes=$(probes_of $pid | tr '\n' ' ')
+pgid=$(stat_field "${probes%% *}" 5)
+kill -TERM $pid
+wait $pid
+ok_eq "run --probe, SIGTERM in a timed build: contest exits 143" "$?" 143
+ok "the probe was seen running ($probes)" test -n "$probes"
+ok "no probe process is left" sh -c \
+	'[ -z "$(pgrep -g "$1")" ] && for p in $2; do [ ! -e "/proc/$p" ] || exit 1; done' \
+	sh "${pgid:-2147483647}" "$probes"
 
 done_testing
