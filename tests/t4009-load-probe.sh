@@ -23,6 +23,21 @@ three_probes() {	# three_probes PID
 	[ "$(probes_of "$1" | wc -l)" = 3 ]
 }
 
+# term_when_probing PID WHAT: once contest PID runs the probe, SIGTERM it;
+# it must exit 143 and leave no probe process
+term_when_probing() {
+	wait_until three_probes "$1"
+	probes=$(probes_of "$1" | tr '\n' ' ')
+	pgid=$(stat_field "${probes%% *}" 5)
+	kill -TERM "$1"
+	wait "$1"
+	ok_eq "$2, SIGTERM: contest exits 143" "$?" 143
+	ok "$2: the probe was seen running ($probes)" test -n "$probes"
+	ok "$2: no probe process is left" sh -c \
+		'[ -z "$(pgrep -g "$1")" ] && for p in $2; do [ ! -e "/proc/$p" ] || exit 1; done' \
+		sh "${pgid:-2147483647}" "$probes"
+}
+
 row() {	# row TASK: the table's row of TASK in out
 	grep "^$1 " out
 }
@@ -113,16 +128,7 @@ ok "no probe line, no table" sh -c "! grep -Eq '^(probe:|Task |audio )' out"
 # ---- SIGTERM while the probe runs ----------------------------------------------
 
 "$CONTEST" load spin_load -t 30 --probe --work-dir "$W" >out 2>err &
-pid=$!
-wait_until three_probes $pid
-probes=$(probes_of $pid | tr '\n' ' ')
-pgid=$(stat_field "${probes%% *}" 5)
-kill -TERM $pid
-wait $pid
-ok_eq "SIGTERM: contest exits 143" "$?" 143
-ok "no probe process is left" sh -c \
-	'[ -z "$(pgrep -g "$1")" ] && for p in $2; do [ ! -e "/proc/$p" ] || exit 1; done' \
-	sh "${pgid:-2147483647}" "$probes"
+term_when_probing $! "load --probe"
 ok "nothing of the work directory is left" sh -c "! ls -A '$W' 2>/dev/null | grep -q ."
 
 # ---- contest run --probe: the figures go into the run records ---------------
@@ -160,16 +166,6 @@ ok "no probe field in its record" sh -c "! grep -q 'probe_' run/contest-results/
 
 # SIGTERM during a timed build with the probe beside it
 (cd run && exec "$CONTEST" --scale 2 -n 3 -k term --probe noload >../term.out 2>../term.err) &
-pid=$!
-wait_until three_probes $pid
-probes=$(probes_of $pid | tr '\n' ' ')
-pgid=$(stat_field "${probes%% *}" 5)
-kill -TERM $pid
-wait $pid
-ok_eq "run --probe, SIGTERM in a timed build: contest exits 143" "$?" 143
-ok "the probe was seen running ($probes)" test -n "$probes"
-ok "no probe process is left" sh -c \
-	'[ -z "$(pgrep -g "$1")" ] && for p in $2; do [ ! -e "/proc/$p" ] || exit 1; done' \
-	sh "${pgid:-2147483647}" "$probes"
+term_when_probing $! "run --probe in a timed build"
 
 done_testing
