@@ -23,6 +23,7 @@ enum {
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
 	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS,
 	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET, OPT_POOL_NOLOAD, OPT_SWAP,
+	OPT_PROBE,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT)
@@ -96,6 +97,8 @@ static const struct opt {
 	  "run the loads in a session of their own, as from another terminal" },
 	{ OPT_SWAP, "swap", "zram[:SIZE]", CMD_RUN | CMD_LOAD,
 	  "no swap here: make a zram swap device (default RAM/2) for mem_load (root)" },
+	{ OPT_PROBE, "probe", NULL, CMD_RUN | CMD_LOAD,
+	  "run the latency probe beside the build (run) or the load (load)" },
 	{ OPT_PROCS, "procs", "N", LOADS,
 	  "process_load: processes in the ring (default 4 x CPUs)" },
 	{ OPT_CHUNKS, "chunks", "N", LOADS,
@@ -321,6 +324,9 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		return 0;
 	case OPT_LOAD_SESSION:
 		cfg->load_session = 1;
+		return 0;
+	case OPT_PROBE:
+		cfg->probe = 1;
 		return 0;
 	case OPT_PROCS:
 		if (parse_u64(arg, 2, 4096, &cfg->procs))

@@ -50,6 +50,7 @@ struct config {
 	const char *output;     /* -o of plot */
 	int64_t load_nice;      /* --load-nice */
 	int load_session;       /* --load-session */
+	int probe;              /* --probe: the latency probe beside the load */
 	uint64_t procs, chunks, chunk_size; /* process_load */
 	uint64_t io_size, mem_size;
 	const char *list_root;  /* --root */

@@ -23,6 +23,7 @@
 #include "flush.h"
 #include "fsutil.h"
 #include "harness.h"
+#include "probe.h"
 #include "proc.h"
 #include "util.h"
 
@@ -598,12 +599,14 @@ static void invalid(struct run *run, const char *fmt, ...)
 	run->reason = xstrdup(buf);
 }
 
-static int timed_build(struct harness *h, struct loadset *ls, struct run *run)
+static int timed_build(struct harness *h, struct loadset *ls, struct probe *pr,
+		       struct run *run)
 {
 	struct sysfig s0, s1;
 	struct build b;
 	char why[512];
 	double w0 = 0;
+	int rc;
 
 	if (ls) {
 		loadset_mark(ls);
@@ -611,7 +614,12 @@ static int timed_build(struct harness *h, struct loadset *ls, struct run *run)
 	}
 	sysfig_sample(&s0);
 	phase(h, "compiling", ls, w0);
-	if (workload_run(h->wl, h->wl->build, &b, why, sizeof(why))) {
+	if (pr)
+		probe_begin(pr);
+	rc = workload_run(h->wl, h->wl->build, &b, why, sizeof(why));
+	if (pr)
+		probe_end(pr);
+	if (rc) {
 		if (proc_interrupted())
 			return -1;
 		invalid(run, "%s", why);
@@ -644,6 +652,7 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 		struct run *run)
 {
 	struct loadset *ls = NULL;
+	struct probe *pr = NULL;
 	struct build b;
 	char why[512];
 	int ret = 0;
@@ -702,13 +711,32 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 			goto stop;
 		}
 	}
-	if (timed_build(h, ls, run)) {
+	if (h->probe_cal > 0) {
+		phase(h, "starting the probe", NULL, 0);
+		pr = probe_start(h, h->probe_cal, why, sizeof(why));
+		if (!pr) {
+			if (proc_interrupted())
+				ret = -1;
+			else
+				invalid(run, "%s", why);
+			goto stop;
+		}
+	}
+	if (timed_build(h, ls, pr, run)) {
 		ret = -1;
 		goto stop;
 	}
 	if (ls && loadset_check(ls, why, sizeof(why)))
 		invalid(run, "%s during the timed run", why);
+	if (pr && probe_check(pr, why, sizeof(why)))
+		invalid(run, "%s during the timed run", why);
 stop:
+	if (pr) {
+		run->probe = xcalloc(PROBE_TASKS, sizeof(*run->probe));
+		run->probe_cal = h->probe_cal;
+		if (probe_stop(pr, run->probe, &run->probe_cpu_ns, why, sizeof(why)))
+			invalid(run, "%s", why);
+	}
 	if (ls) {
 		phase(h, "stopping the load", NULL, 0);
 		if (loadset_stop(ls, &run->load_user_ns, &run->load_sys_ns, why, sizeof(why)))

@@ -20,6 +20,8 @@ struct harness {
 	int64_t ready_timeout_ns;      /* how long a load may take to get ready */
 	int load_nice;                 /* nice of every load process */
 	int load_session;              /* loads in a session of their own */
+	double probe_cal;              /* > 0: the latency probe beside every timed
+					* build, with this calibration (probe.h) */
 	/* Told what a run does now, for the progress line, or NULL: the
 	 * phase, and while the build is timed under a load, the loads and
 	 * their work when it started (else NULL and 0). */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "record.h"
 #include "util.h"
 
@@ -353,6 +354,7 @@ void run_to_record(const struct run *run, struct record *r)
 		record_set(r, key, run->params.kv[i].val);
 		free(key);
 	}
+	probe_to_record(run, r);
 }
 
 void run_sysfig_absent(struct run *run)
@@ -451,6 +453,10 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 		    key[strlen(RUN_PARAM_PREFIX)])
 			record_set(&run->params, key + strlen(RUN_PARAM_PREFIX), r->kv[i].val);
 	}
+	if (probe_from_record(r, run, why, len)) {
+		run_free(run);
+		return -1;
+	}
 	return 0;
 }
 
@@ -463,5 +469,6 @@ void run_free(struct run *run)
 	free(run->flush);
 	free(run->reason);
 	record_free(&run->params);
+	free(run->probe);
 	run_init(run);
 }

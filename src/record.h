@@ -12,6 +12,8 @@
  * with '#' are comments.  A line that fails any check is damaged. */
 #define RECORD_VERSION 1
 
+struct probe_stats;
+
 struct kv {
 	char *key;
 	char *val;
@@ -77,6 +79,11 @@ struct run {
 	/* The sizes the run's load used (load_ops.params), under their plain
 	 * names; stored as RUN_PARAM_PREFIX NAME=VALUE.  Empty without a load. */
 	struct record params;
+	/* The latency probe's tasks over the timed run (probe.h), allocated,
+	 * or NULL when it did not run; its calibration and CPU time. */
+	struct probe_stats *probe;
+	double probe_cal;
+	int64_t probe_cpu_ns;
 };
 
 #define RUN_PARAM_PREFIX "load."
@@ -87,7 +94,8 @@ void run_init(struct run *run);
 void run_sysfig_absent(struct run *run);
 void run_to_record(const struct run *run, struct record *r);
 /* -1 with why when a field is missing or bad.  The system figures and
- * load's I/O and load_session are optional (absent: not measured, and 0). */
+ * load's I/O, load_session and the probe are optional (absent: not
+ * measured, and 0). */
 int run_from_record(const struct record *r, struct run *run, char *why, size_t len);
 void run_free(struct run *run);
 

@@ -21,6 +21,7 @@
 #include "flush.h"
 #include "fsutil.h"
 #include "harness.h"
+#include "probe.h"
 #include "registry.h"
 #include "proc.h"
 #include "progress.h"
@@ -631,6 +632,7 @@ static int rounds(struct suite *s)
 				free(run.flush);
 				free(run.reason);
 				record_free(&run.params);
+				free(run.probe);
 				ret = -1;
 				break;
 			}
@@ -643,6 +645,7 @@ static int rounds(struct suite *s)
 			free(run.flush);
 			free(run.reason);
 			record_free(&run.params);
+			free(run.probe);
 			if (rc) {
 				ret = -2;
 				break;
@@ -764,6 +767,8 @@ static void print_plan(struct suite *s, FILE *f)
 		fprintf(f, "    loads at nice %d\n", s->h.load_nice);
 	if (s->h.load_session)
 		print_load_session(f);
+	if (s->cfg->probe)
+		fprintf(f, "    latency probe: audio, video and input beside every timed build\n");
 	if (left >= 0) {
 		format_duration(left, size, sizeof(size));
 		fprintf(f, "    estimate: %s %s, from earlier runs of this workload\n",
@@ -877,6 +882,8 @@ int suite_main(struct config *cfg)
 	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
 	s.h.load_nice = (int)cfg->load_nice;
 	s.h.load_session = cfg->load_session;
+	if (cfg->probe && !cfg->dry_run)
+		s.h.probe_cal = probe_calibrate();	/* once, before anything runs */
 	s.flush_dirs[0] = cfg->work_dir;
 	s.h.flush_dirs = s.flush_dirs;
 	s.h.phase = progress_phase;
@@ -907,11 +914,13 @@ int suite_main(struct config *cfg)
 
 static int run_alone(struct suite *s, struct load_ctx *c)
 {
-	int64_t user = 0, sys = 0, t0, elapsed;
+	int64_t user = 0, sys = 0, t0, elapsed, probe_cpu = 0;
+	struct probe_stats pst[PROBE_TASKS];
+	struct probe *pr = NULL;
 	struct loadset *ls;
 	struct load_io io;
 	char why[512];
-	double w0, work;
+	double w0, work, calibration = 0;
 	int have_io;
 
 	if (c->ops->setup && c->ops->setup(c, why, sizeof(why))) {
@@ -920,27 +929,42 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 			c->ops->cleanup(c);
 		return 1;
 	}
-	msg("%s: starting %u process%s for %.1f s", c->ops->name, c->nprocs,
-	    c->nprocs == 1 ? "" : "es", s->cfg->seconds);
+	if (s->cfg->probe)
+		calibration = probe_calibrate();	/* before the load: on an idle CPU */
+	msg("%s: starting %u process%s for %.1f s%s", c->ops->name, c->nprocs,
+	    c->nprocs == 1 ? "" : "es", s->cfg->seconds, s->cfg->probe ? " with the probe" : "");
 	ls = loadset_start(&s->h, c, why, sizeof(why));
+	if (ls && s->cfg->probe && !(pr = probe_start(&s->h, calibration, why, sizeof(why)))) {
+		loadset_stop(ls, NULL, NULL, NULL, 0);
+		ls = NULL;
+	}
 	if (!ls) {
+		if (c->ops->cleanup)
+			c->ops->cleanup(c);
 		if (!proc_interrupted())
 			msg("%s", why);
 		return 1;
 	}
 	loadset_mark(ls);
+	if (pr)
+		probe_begin(pr);
 	w0 = loadset_work(ls);
 	t0 = mono_ns();
 	while (!proc_interrupted() && mono_ns() - t0 < (int64_t)(s->cfg->seconds * NS_PER_SEC)) {
-		if (loadset_check(ls, why, sizeof(why)))
+		if (loadset_check(ls, why, sizeof(why)) || (pr && probe_check(pr, why, sizeof(why))))
 			break;
 		sleep_ns(100 * 1000 * 1000);
 	}
+	if (pr)
+		probe_end(pr);
 	work = loadset_work(ls) - w0;
 	have_io = loadset_io(ls, &io) == 0;
 	elapsed = mono_ns() - t0;
-	if (loadset_check(ls, why, sizeof(why)) == 0)
+	if (loadset_check(ls, why, sizeof(why)) == 0 &&
+	    (!pr || probe_check(pr, why, sizeof(why)) == 0))
 		why[0] = '\0';
+	if (pr && probe_stop(pr, pst, &probe_cpu, why[0] ? NULL : why, sizeof(why)) && !why[0])
+		why[0] = '?';
 	if (loadset_stop(ls, &user, &sys, why[0] ? NULL : why, sizeof(why)) && !why[0])
 		why[0] = '?';
 	if (c->ops->cleanup)
@@ -967,6 +991,12 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 		       io.rchar, io.wchar, io.read_bytes, io.write_bytes, io.cancelled);
 	else
 		printf("io:       not measured (no /proc/PID/io here)\n");
+	if (s->cfg->probe) {	/* pr is freed: its figures are in pst */
+		printf("probe:    calibration %.1f iterations/us, CPU%% %.0f\n", calibration,
+		       (double)probe_cpu / (double)elapsed * 100);
+		printf("\nwakeup latency (ms):\n");
+		probe_print(stdout, pst);
+	}
 	return 0;
 }
 

@@ -1,0 +1,171 @@
+#!/bin/sh
+# t4009-load-probe.sh - contest load NAME --probe: the latency probe's three
+# tasks run beside the load as contest's children, in contest's session and
+# a process group of their own, at nice 0 and SCHED_OTHER whatever the
+# load's --load-nice and --load-session; they print one row each whose counts
+# fit the time they ran; and none is left behind, SIGTERM included.  With
+# contest run --probe, the run records carry the figures of the timed build.
+# No timing is asserted: only that the counts are possible.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v pgrep >/dev/null || skip_all "pgrep is not installed"
+W=$T_DIR/w
+
+stat_field() {	# stat_field PID N: field N of /proc/PID/stat (after the name)
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f$(($2 - 2))
+}
+
+probes_of() {	# probes_of PID: contest PID's probe processes
+	pgrep -P "$1" '^probe-(audio|video|input)$'
+}
+
+three_probes() {	# three_probes PID
+	[ "$(probes_of "$1" | wc -l)" = 3 ]
+}
+
+# term_when_probing PID WHAT: once contest PID runs the probe, SIGTERM it;
+# it must exit 143 and leave no probe process
+term_when_probing() {
+	wait_until three_probes "$1"
+	probes=$(probes_of "$1" | tr '\n' ' ')
+	pgid=$(stat_field "${probes%% *}" 5)
+	kill -TERM "$1"
+	wait "$1"
+	ok_eq "$2, SIGTERM: contest exits 143" "$?" 143
+	ok "$2: the probe was seen running ($probes)" test -n "$probes"
+	ok "$2: no probe process is left" sh -c \
+		'[ -z "$(pgrep -g "$1")" ] && for p in $2; do [ ! -e "/proc/$p" ] || exit 1; done' \
+		sh "${pgid:-2147483647}" "$probes"
+}
+
+row() {	# row TASK: the table's row of TASK in out
+	grep "^$1 " out
+}
+
+# ---- the table -------------------------------------------------------------
+
+"$CONTEST" load spin_load -t 3 --probe --load-nice 10 --work-dir "$W" >out 2>err &
+pid=$!
+wait_until three_probes $pid
+: >procs
+for p in $(probes_of $pid); do
+	echo "$(cat /proc/$p/comm) $(stat_field $p 4) $(stat_field $p 5) $(stat_field $p 6)" \
+		"$(stat_field $p 19) $(stat_field $p 41)" >>procs
+done
+load=$(pgrep -x -P $pid spin_load | head -n 1)
+load_nice=$(stat_field "$load" 19)
+csid=$(stat_field $pid 6) cpgid=$(stat_field $pid 5) lpgid=$(stat_field "$load" 5)
+wait $pid
+ok_eq "load spin_load -t 3 --probe: exit status" "$?" 0
+ok_eq "three probe processes, contest's children" \
+	"$(awk -v p=$pid '$2 == p' procs | wc -l | tr -d ' ')" 3
+ok_eq "one of each task" "$(awk '{print $1}' procs | sort | tr '\n' ' ')" \
+	"probe-audio probe-input probe-video "
+ok_eq "in contest's session" "$(awk -v s="$csid" '$4 != s' procs)" ""
+ok_eq "in one process group" "$(awk '{print $3}' procs | sort -u | wc -l | tr -d ' ')" 1
+ppgid=$(awk 'NR == 1 {print $3}' procs)
+ok "of their own: neither contest's ($cpgid) nor the load's ($lpgid)" \
+	test -n "$ppgid" -a "$ppgid" != "$cpgid" -a "$ppgid" != "$lpgid"
+ok_eq "the load runs at its --load-nice" "$load_nice" 10
+ok_eq "the probe at nice 0, SCHED_OTHER (policy 0)" \
+	"$(awk '{print $5, $6}' procs | sort -u)" "0 0"
+ok_eq "none is left" "$(pgrep -g "${ppgid:-2147483647}")" ""
+
+ok "the load's figures come first" grep -q '^work: ' out
+ok "the calibration is printed" \
+	grep -Eq '^probe: +calibration [0-9]+\.[0-9] iterations/us, CPU% [0-9]+$' out
+cal=$(sed -n 's/^probe: *calibration \([0-9.]*\).*/\1/p' out)
+ok "and is positive ($cal)" awk -v c="${cal:-0}" 'BEGIN { exit !(c > 0) }'
+ok "a table header" grep -Eq '^Task +Period +Wakeups +p50 +p99 +p99\.9 +max +Miss%$' out
+ok_eq "three rows" "$(grep -Ec '^(audio|video|input) ' out)" 3
+num='[0-9]+\.[0-9]{3}'
+for t in audio video input; do
+	ok "$t: the row's shape" sh -c "grep -Eq '^$t +[0-9.-]+ +[0-9]+ +$num +$num +$num +$num +[0-9]+\\.[0-9]\$' out"
+	ok "$t: p50 <= p99 <= p99.9 <= max, Miss% from 0 to 100" sh -c "grep '^$t ' out |
+		awk '{ exit !(\$4 <= \$5 && \$5 <= \$6 && \$6 <= \$7 && \$4 > 0 && \$8 >= 0 && \$8 <= 100) }'"
+done
+
+secs=$(sed -n 's/^seconds: *//p' out)
+# wakeups TASK LOW HIGH: the task woke at least LOW and at most HIGH times
+wakeups() {
+	n=$(row "$1" | awk '{print $3}')
+	awk -v n="${n:-0}" -v lo="$2" -v hi="$3" 'BEGIN { exit !(n >= lo && n <= hi) }'
+}
+# A task cannot wake more often than its deadlines come (one more for the
+# edges); under load it may wake far less often (video, 40 % of a CPU, most),
+# so the low bound is loose.
+ok "audio woke about $secs s / 5 ms times ($(row audio | awk '{print $3}'))" \
+	wakeups audio "$(awk -v s="$secs" 'BEGIN { print s / 0.005 / 10 }')" \
+		"$(awk -v s="$secs" 'BEGIN { print s / 0.005 + 2 }')"
+ok "video woke about $secs s / 16.7 ms times ($(row video | awk '{print $3}'))" \
+	wakeups video "$(awk -v s="$secs" 'BEGIN { print s / 0.0166667 / 20 }')" \
+		"$(awk -v s="$secs" 'BEGIN { print s / 0.0166667 + 2 }')"
+ok "input woke between $secs s / 100 ms and / 10 ms times ($(row input | awk '{print $3}'))" \
+	wakeups input "$(awk -v s="$secs" 'BEGIN { print s / 0.1 / 10 }')" \
+		"$(awk -v s="$secs" 'BEGIN { print s / 0.01 + 2 }')"
+
+# ---- --load-session moves the load, not the probe --------------------------
+
+"$CONTEST" load spin_load -t 1 --probe --load-session --work-dir "$W" >out 2>err &
+pid=$!
+wait_until three_probes $pid
+sids=$(for p in $(probes_of $pid); do stat_field $p 6; done | sort -u)
+load=$(pgrep -x -P $pid spin_load | head -n 1)
+lsid=$(stat_field "$load" 6) csid=$(stat_field $pid 6)
+wait $pid
+ok_eq "--load-session --probe: exit status" "$?" 0
+ok "the load has a session of its own ($lsid, contest's $csid)" \
+	test -n "$lsid" -a "$lsid" != "$csid"
+ok_eq "the probe stays in contest's" "$sids" "$csid"
+ok "and prints its table" grep -q '^audio ' out
+
+# ---- without --probe: no probe -----------------------------------------------
+
+"$CONTEST" load spin_load -t 0.5 --work-dir "$W" >out 2>err
+ok_eq "without --probe: exit status" "$?" 0
+ok "no probe line, no table" sh -c "! grep -Eq '^(probe:|Task |audio )' out"
+
+# ---- SIGTERM while the probe runs ----------------------------------------------
+
+"$CONTEST" load spin_load -t 30 --probe --work-dir "$W" >out 2>err &
+term_when_probing $! "load --probe"
+ok "nothing of the work directory is left" sh -c "! ls -A '$W' 2>/dev/null | grep -q ."
+
+# ---- contest run --probe: the figures go into the run records ---------------
+
+command -v make >/dev/null || { skip "make is not installed: no suite"; done_testing; exit; }
+mkdir run || exit 99
+(cd run && "$CONTEST" --scale 2 -n 1 -k probed --probe noload >../suite.out 2>../suite.err)
+ok_eq "run --probe noload: exit status" "$?" 0
+ok "the plan names the probe" grep -q "latency probe: audio, video and input" suite.err
+rec=$(grep '^run ' run/contest-results/probed.results)
+field() {	# field KEY: its value in the run record
+	echo "$rec" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+ok "the run is valid" sh -c "echo '$rec' | grep -q ' valid=1 '"
+for k in probe_cal probe_cpu_ns probe_audio probe_video probe_input probe_audio_periods \
+	probe_audio_misses probe_video_periods probe_video_misses probe_input_periods \
+	probe_input_misses; do
+	ok "the record has $k" test -n "$(field $k)"
+done
+elapsed=$(field elapsed_ns)
+audio=$(field probe_audio | cut -d/ -f2)
+periods=$(field probe_audio_periods)
+# the build's seconds / 5 ms deadlines passed; the audio task woke for some
+ok "audio's periods are the build's time / 5 ms ($periods, $elapsed ns)" awk -v p="${periods:-0}" \
+	-v e="${elapsed:-0}" 'BEGIN { n = e / 5000000; exit !(n > 0 && p >= n * 0.99 - 3 && p <= n * 1.01 + 3) }'
+ok "and it woke in at most as many ($audio)" awk -v w="${audio:-0}" -v p="${periods:-0}" \
+	'BEGIN { exit !(w > 0 && w <= p && w >= p / 10) }'
+(cd run && "$CONTEST" report probed >../report.out 2>../report.err)
+ok_eq "report reads the store: exit status" "$?" 0
+ok "with no damaged record" sh -c "! grep -q damaged report.err"
+
+(cd run && "$CONTEST" --scale 2 -n 1 -k plain noload >../plain.out 2>../plain.err)
+ok_eq "run without --probe: exit status" "$?" 0
+ok "no probe field in its record" sh -c "! grep -q 'probe_' run/contest-results/plain.results"
+
+# SIGTERM during a timed build with the probe beside it
+(cd run && exec "$CONTEST" --scale 2 -n 3 -k term --probe noload >../term.out 2>../term.err) &
+term_when_probing $! "run --probe in a timed build"
+
+done_testing

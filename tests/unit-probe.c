@@ -1,0 +1,131 @@
+/* unit-probe.c - the probe's figures in a run record: round trip, absence,
+ * and damaged fields refused. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe.h"
+#include "record.h"
+#include "tap.h"
+
+static char label[] = "6.1", type[] = "noload", session[] = "s1", workload[] = "builtin/1",
+	flush[] = "none";
+
+static struct run sample_run(void)
+{
+	return (struct run){
+		.label = label, .type = type, .session = session, .workload = workload,
+		.flush = flush, .round = 1, .valid = 1, .elapsed_ns = 5000000000LL,
+		.user_ns = 1, .sys_ns = 1,
+	};
+}
+
+/* run -> record -> line -> record -> run; 0 when it converts back */
+static int through_line(const struct run *in, struct run *out, char *why, size_t len)
+{
+	struct record r, back;
+	char *line;
+	int rc;
+
+	run_to_record(in, &r);
+	line = record_encode(&r);
+	rc = record_decode(line, strlen(line), &back, why, len) ||
+	     run_from_record(&back, out, why, len);
+	free(line);
+	record_free(&r);
+	record_free(&back);
+	return rc;
+}
+
+/* A record with the probe figures of a sample run, key set to val
+ * (NULL: removed), converted back: 0 when it is accepted. */
+static int with_field(const char *key, const char *val, char *why, size_t len)
+{
+	struct probe_stats st[PROBE_TASKS];
+	struct run in = sample_run(), out;
+	struct record r, damaged;
+	int rc;
+
+	memset(st, 0, sizeof(st));
+	for (unsigned i = 0; i < PROBE_TASKS; i++) {
+		hist_init(&st[i].latency);
+		hist_record(&st[i].latency, 50000);
+		st[i].periods = 2;
+		st[i].misses = 1;
+	}
+	in.probe = st;
+	in.probe_cal = 900;
+	run_to_record(&in, &r);
+	record_init(&damaged, "run");
+	for (size_t i = 0; i < r.n; i++)
+		if (strcmp(r.kv[i].key, key) && strcmp(r.kv[i].key, "v"))
+			record_set(&damaged, r.kv[i].key, r.kv[i].val);
+	if (val)
+		record_set(&damaged, key, val);
+	rc = run_from_record(&damaged, &out, why, len);
+	if (!rc)
+		run_free(&out);
+	record_free(&r);
+	record_free(&damaged);
+	return rc;
+}
+
+int main(void)
+{
+	static struct probe_stats st[PROBE_TASKS];
+	struct run in = sample_run(), out;
+	struct record r;
+	char why[256];
+	int same = 1;
+
+	ok(through_line(&in, &out, why, sizeof(why)) == 0 && !out.probe,
+	   "a run without the probe reads back without it");
+	run_to_record(&in, &r);
+	ok(!record_get(&r, "probe_cal") && !record_get(&r, "probe_audio"),
+	   "and its record has no probe field");
+	record_free(&r);
+	run_free(&out);
+
+	for (unsigned i = 0; i < PROBE_TASKS; i++) {
+		hist_init(&st[i].latency);
+		for (int k = 0; k < 1000; k++)
+			hist_record(&st[i].latency, 20000 + (int64_t)(i + 1) * k * 997);
+		st[i].periods = 1000 + i;
+		st[i].misses = 17 * i;
+	}
+	hist_record(&st[PROBE_INPUT].latency, 3);	/* clamped, counted */
+	st[PROBE_INPUT].periods++;
+	in.probe = st;
+	in.probe_cal = 912.345;
+	in.probe_cpu_ns = 123456789;
+	ok(through_line(&in, &out, why, sizeof(why)) == 0, "a run with the probe converts back");
+	ok(out.probe != NULL, "with its probe figures");
+	ok(out.probe_cal == 912.345 && out.probe_cpu_ns == 123456789,
+	   "the calibration and the probe's CPU time");
+	for (unsigned i = 0; out.probe && i < PROBE_TASKS; i++)
+		same &= !memcmp(&out.probe[i], &st[i], sizeof(st[i]));
+	ok(same, "every task's histogram, periods and misses, exactly");
+	run_free(&out);
+	ok(out.probe == NULL, "run_free frees them");
+
+	ok(with_field("probe_cal", NULL, why, sizeof(why)) == 0,
+	   "without probe_cal a record has no probe (the rest is ignored)");
+	ok(with_field("probe_video", "h1/1/1000/1000/1000/0/0/61:1", why, sizeof(why)) == 0,
+	   "another valid histogram is accepted");
+	static const struct { const char *key, *val; } bad[] = {
+		{ "probe_cal", "0" }, { "probe_cal", "-3" }, { "probe_cal", "x" },
+		{ "probe_cal", "nan" }, { "probe_cpu_ns", NULL }, { "probe_cpu_ns", "-1" },
+		{ "probe_audio", NULL }, { "probe_video", "h1/2/1000/1000/1000/0/0/61:1" },
+		{ "probe_input", "garbage" }, { "probe_audio_periods", NULL },
+		{ "probe_audio_periods", "0" }, { "probe_video_misses", "3" },
+		{ "probe_input_misses", "-1" }, { "probe_input_misses", NULL },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		ok(with_field(bad[i].key, bad[i].val, why, sizeof(why)) && why[0],
+		   "%s=%s is refused (%s)", bad[i].key, bad[i].val ? bad[i].val : "(missing)", why);
+	}
+	return tap_done();
+}
