@@ -1036,8 +1036,7 @@ int load_main(struct config *cfg)
 		goto out;
 	if (s.zram.id >= 0)
 		print_swap(&s, stderr, "contest: ");
-	if (workload_init(&s.wl, cfg, s.run_dir, 1, why, sizeof(why)) ||
-	    workload_setup(&s.wl, why, sizeof(why))) {
+	if (workload_tree(&s.wl, cfg, s.run_dir, why, sizeof(why))) {
 		msg("%s", why);
 		goto out;
 	}

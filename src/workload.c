@@ -633,6 +633,24 @@ void workload_describe(const struct workload *w, struct record *r)
 	}
 }
 
+int workload_tree(struct workload *w, const struct config *cfg, const char *run_dir,
+		  char *why, size_t len)
+{
+	enum workload_kind kind;
+	const char *dir;
+
+	if (workload_parse(cfg->workload, &kind, &dir, why, len))
+		return -1;
+	if (kind == WORKLOAD_BUILTIN)
+		return workload_init(w, cfg, run_dir, 1, why, len) ||
+		       workload_setup(w, why, len) ? -1 : 0;
+	memset(w, 0, sizeof(*w));
+	w->type = kind;
+	w->user_tree = 1;
+	w->tree = user_dir(dir, why, len);
+	return w->tree ? 0 : -1;
+}
+
 void workload_free(struct workload *w)
 {
 	char **strs[] = {

@@ -52,6 +52,12 @@ struct build {
  * and *dir (NULL for builtin, pointing into spec otherwise), or -1 with why. */
 int workload_parse(const char *spec, enum workload_kind *kind, const char **dir,
 		   char *why, size_t len);
+/* For `contest load`: only the tree the loads read (ctar_load and xtar_load
+ * archive it): the builtin tree, generated in run_dir, or the DIR of
+ * kernel:DIR or cmd:DIR as it is, neither configured nor built.  0, or -1
+ * with why. */
+int workload_tree(struct workload *w, const struct config *cfg, const char *run_dir,
+		  char *why, size_t len);
 
 /* Resolve the workload cfg names (-w and its options) inside run_dir, with
  * `jobs` parallel jobs: check the toolchain and the tree; a kernel tree is

@@ -138,6 +138,26 @@ check_io() {	# check_io LOAD WORK
 check_load ctar_load "an archive is being written"
 check_load xtar_load "the tree is being extracted"
 
+# -w names the tree the loads archive: a directory of the user's, as it is
+# (a suite with the same -w archives the same files), not the builtin tree.
+mkdir -p own/sub && head -c 3000000 /dev/zero >own/sub/big && echo x >own/small
+own_bytes=$(archive_bytes own)
+for load in ctar_load xtar_load; do
+	mkdir w
+	"$CONTEST" load $load -t 2 --quick -w cmd:own --work-dir w >$load.own 2>$load.own.err
+	ok_eq "$load -w cmd:DIR: exit status" "$?" 0
+	mb=$(field natural $load.own) rate=$(field rate $load.own)
+	ok "$load -w cmd:DIR: one unit is an archive of DIR ($own_bytes bytes: ${mb:-?} MB/s = ${rate:-?}/s x $own_bytes)" \
+		awk "BEGIN { x = $own_bytes / 1e6 * \"$rate\"; d = \"$mb\" - x;
+			     exit !(x > 0 && (d < 0 ? -d : d) <= x * 0.01 + 0.06) }"
+	ok "$load -w cmd:DIR: DIR is unchanged" test "$(find own | wc -l)" -eq 4
+	rm -rf w
+done
+"$CONTEST" load ctar_load -t 1 -w cmd:missing-dir --work-dir w >missing.out 2>&1
+ok "load -w cmd:MISSING: exit 1" test "$?" -eq 1
+ok "load -w cmd:MISSING: says which directory" grep -q "missing-dir: No such file or directory" missing.out
+rm -rf w
+
 # ---- a full disk -------------------------------------------------------------
 # `contest load` generates the builtin tree (default scale: about 5.9 MB on
 # tmpfs, 194 entries) in the work directory, then the loads' prepare() writes
