@@ -1,0 +1,699 @@
+#!/bin/bash
+# fidelity.sh - the compile's Ratio under each of contest's loads and under
+# the stock tool doing the same job, measured side by side in one sitting.
+#
+# For every load, the Ratio of a kernel compile (Time under the load / Time
+# alone) is measured twice: with contest's native load (`contest load NAME`)
+# in the background, and with the stock program the load stands for (tar cf,
+# tar xf, dd, cat, ls -lRa /, a ring of dd processes, stress-ng --vm).  Both
+# sides are timed by the same function of this script, step for step:
+#
+#   make clean (untimed)
+#   start the load in the background; wait until it is ready
+#   flush: sync; echo 3 > /proc/sys/vm/drop_caches
+#   wait the lead time (3 s, as contest)
+#   time `make -C TREE O=BUILD -jJOBS vmlinux`
+#   stop the load and reap it
+#
+# noload runs do the same with nothing in the background and no lead time,
+# as contest does.  Rounds are interleaved: in each round every load runs its
+# native and its stock side back to back, in alternating order (ABBA across
+# rounds and across loads), and noload runs once (first in odd rounds, last in
+# even ones).  It prints every run, then per load the native Ratio, the stock
+# Ratio, native / stock, n, and what each side did during the timed builds.
+#
+# mem_load's row needs swap: for that row only, the script makes a zram swap
+# device of its own (/sys/class/zram-control/hot_add, never /dev/zram0) and
+# removes it after the row and on every exit.  A watchdog stops the mem load
+# (either side) before the swap device can fill up.  See bench/README.md.
+#
+# Usage: bench/fidelity.sh [options] TREE      (as root; TREE: a Linux tree)
+
+set -u
+export LC_ALL=C
+
+ALL_LOADS="process_load ctar_load xtar_load io_load read_load list_load mem_load"
+rounds=3
+loads=$ALL_LOADS
+cpus=$(getconf _NPROCESSORS_ONLN)
+jobs=$((4 * cpus))
+lead=3
+base=.
+io_size=
+mem_size=
+zram_limit=
+kconfig=tinyconfig
+target=vmlinux
+contest_src=${CONTEST:-./contest}
+cmdline="$0 $*"
+
+usage() {
+	cat <<EOF
+Usage: $0 [options] TREE
+  -n, --n N           rounds (default $rounds)
+      --loads LIST    loads to compare, comma-separated (default all:
+                      ${ALL_LOADS// /,}; the _load may be left off)
+  -j, --jobs N        make -jN (default 4 x CPUs: $jobs)
+      --lead-time S   seconds between the load ready and the timed build (default $lead)
+      --kconfig T     the *config target, run once (default $kconfig)
+      --target T      the make target timed (default $target)
+      --io-size SIZE  io_load, read_load, dd and cat's file (default RAM, bounded by
+                      a third of the free space); SIZE in bytes or with K, M, G
+      --mem-size SIZE mem_load and stress-ng's region (default 110% of RAM)
+      --zram-limit SIZE  RAM the zram swap of the mem row may use (default RAM / 8)
+      --dir DIR       where the scratch directory goes (default: the current
+                      directory; put it on the disk to measure)
+  -h, --help          this help
+Run as root. The contest binary: \$CONTEST, else ./contest (a copy is run).
+EOF
+}
+
+die() {
+	echo "fidelity.sh: $*" >&2
+	exit 2
+}
+
+# SIZE with an optional K, M, G or T suffix (powers of 1024) -> bytes
+to_bytes() {
+	local v=$1 m=1
+	case $v in
+	*[kK]) m=1024; v=${v%?} ;;
+	*[mM]) m=$((1024 ** 2)); v=${v%?} ;;
+	*[gG]) m=$((1024 ** 3)); v=${v%?} ;;
+	*[tT]) m=$((1024 ** 4)); v=${v%?} ;;
+	esac
+	[[ $v =~ ^[0-9]+$ ]] || return 1
+	echo $((v * m))
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n|--n|--rounds) rounds=${2:?}; shift ;;
+	--loads) loads=${2:?}; shift ;;
+	-j|--jobs) jobs=${2:?}; shift ;;
+	--lead-time) lead=${2:?}; shift ;;
+	--kconfig) kconfig=${2:?}; shift ;;
+	--target) target=${2:?}; shift ;;
+	--io-size) io_size=$(to_bytes "${2:?}") || die "--io-size: not a size: $2"; shift ;;
+	--mem-size) mem_size=$(to_bytes "${2:?}") || die "--mem-size: not a size: $2"; shift ;;
+	--zram-limit) zram_limit=$(to_bytes "${2:?}") || die "--zram-limit: not a size: $2"; shift ;;
+	--dir) base=${2:?}; shift ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage >&2; exit 2 ;;
+	*) break ;;
+	esac
+	shift
+done
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+tree=$(cd "$1" 2>/dev/null && pwd) || die "no such directory: $1"
+[ -f "$tree/Makefile" ] && [ -d "$tree/kernel" ] || die "$tree: not a Linux source tree"
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n wants a positive number, not '$rounds'"
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "-j wants a positive number, not '$jobs'"
+[[ $lead =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "--lead-time wants seconds, not '$lead'"
+
+# the loads asked for, by their full names, in the default order
+want=" $(echo "$loads" | tr ', ' '\n\n' | sed -e '/^$/d' -e 's/_load$//' -e 's/$/_load/' | tr '\n' ' ') "
+for l in $want; do
+	case " $ALL_LOADS " in *" $l "*) ;; *) die "unknown load '${l%_load}' (known: ${ALL_LOADS// /,})" ;; esac
+done
+sel=()
+for l in $ALL_LOADS; do
+	case $want in *" $l "*) sel+=("$l") ;; esac
+done
+has() { case " ${sel[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# ---- prerequisites ----------------------------------------------------------
+
+[ "$(id -u)" -eq 0 ] || die "run me as root: every timed run drops the page cache, and the mem row makes a zram swap device"
+[ "${BASH_VERSINFO[0]}" -ge 5 ] || die "needs bash 5 (\$EPOCHREALTIME)"
+[ -x "$contest_src" ] || die "no contest binary at $contest_src (set CONTEST=)"
+[ -w /proc/sys/vm/drop_caches ] || die "/proc/sys/vm/drop_caches is not writable here"
+
+need_tool() {	# need_tool COMMAND PACKAGE: install PACKAGE with apt-get when COMMAND is missing
+	command -v "$1" >/dev/null 2>&1 && return 0
+	echo "fidelity.sh: $1 is missing: apt-get install -y $2" >&2
+	apt-get install -y -q "$2" >/dev/null || die "cannot install $2 for $1"
+	command -v "$1" >/dev/null 2>&1 || die "$1 still missing after installing $2"
+}
+need_tool make make
+need_tool gcc gcc
+need_tool tar tar
+need_tool dd coreutils
+need_tool ps procps
+need_tool awk gawk
+need_tool flex flex
+need_tool bison bison
+need_tool bc bc
+tar --version 2>/dev/null | head -1 | grep -q 'GNU tar' || die "tar is not GNU tar"
+if has mem_load; then
+	need_tool stress-ng stress-ng
+	need_tool mkswap util-linux
+	need_tool swapon util-linux
+	[ -w /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null
+fi
+
+# ---- scratch, cleanup -------------------------------------------------------
+
+scratch=$(mktemp -d "$(cd "$base" && pwd)/fidelity.XXXXXX") || die "cannot make a scratch directory in $base"
+build=$scratch/build		# O= of the kernel build
+work=$scratch/work		# contest's --work-dir (it makes and removes it)
+stock=$scratch/stock		# the stock tools' files
+mkdir -p "$build" "$stock"
+
+load_pid=		# the running load (contest, or the stock loop)
+load_side=
+make_pid=
+watch_pid=
+zram_n=
+
+# PIDs of $1 and of all its descendants
+descendants() {
+	ps -e -o pid= -o ppid= | awk -v root="$1" '
+		{ parent[$1] = $2 }
+		END {
+			in_tree[root] = 1
+			do {
+				grew = 0
+				for (p in parent)
+					if (!(p in in_tree) && (parent[p] in in_tree)) {
+						in_tree[p] = 1
+						grew = 1
+					}
+			} while (grew)
+			for (p in in_tree)
+				print p
+		}'
+}
+
+alive() {	# a process that exists and is not a zombie
+	local s
+	s=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$s" ] && [ "$s" != Z ]
+}
+
+# Stop the tree of $1 (our child): freeze the root so it starts nothing new,
+# SIGTERM (or $2) the whole tree, reap the root, wait for the rest, SIGKILL
+# what is still there after 20 s.
+stop_tree() {
+	local root=$1 sig=${2:-TERM} pids p i
+	kill -STOP "$root" 2>/dev/null
+	pids=$(descendants "$root")
+	for p in $pids; do
+		[ "$p" = "$root" ] || kill -"$sig" "$p" 2>/dev/null
+	done
+	kill -"$sig" "$root" 2>/dev/null
+	kill -CONT "$root" 2>/dev/null
+	for ((i = 0; i < 200; i++)); do
+		local left=
+		for p in $pids; do alive "$p" && left+=" $p"; done
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	for p in $pids; do alive "$p" && kill -KILL "$p" 2>/dev/null; done
+	wait "$root" 2>/dev/null
+}
+
+# Stop contest load (native): SIGINT, as Ctrl-C would; it stops its load
+# processes and removes its run directory.  SIGKILL the tree after 60 s.
+stop_native() {
+	local i
+	kill -INT "$1" 2>/dev/null
+	for ((i = 0; i < 600; i++)); do
+		alive "$1" || break
+		sleep 0.1
+	done
+	alive "$1" && stop_tree "$1" KILL
+	wait "$1" 2>/dev/null
+}
+
+stop_load() {
+	[ -n "$load_pid" ] || return 0
+	if [ "$load_side" = native ]; then
+		stop_native "$load_pid"
+	else
+		stop_tree "$load_pid"
+	fi
+	load_pid=
+}
+
+stop_watchdog() {
+	[ -n "$watch_pid" ] || return 0
+	kill "$watch_pid" 2>/dev/null
+	wait "$watch_pid" 2>/dev/null
+	watch_pid=
+}
+
+zram_remove() {
+	[ -n "$zram_n" ] || return 0
+	local dev=/dev/zram$zram_n i
+	if grep -q "^$dev " /proc/swaps; then
+		swapoff "$dev" || echo "fidelity.sh: swapoff $dev failed" >&2
+	fi
+	for ((i = 0; i < 50; i++)); do
+		echo 1 >"/sys/block/zram$zram_n/reset" 2>/dev/null && break
+		sleep 0.1
+	done
+	echo "$zram_n" >/sys/class/zram-control/hot_remove 2>/dev/null ||
+		echo "fidelity.sh: could not remove zram$zram_n" >&2
+	zram_n=
+}
+
+cleanup() {
+	trap - EXIT INT TERM
+	stop_watchdog
+	stop_load
+	[ -n "$make_pid" ] && stop_tree "$make_pid"
+	make_pid=
+	zram_remove
+	rm -rf "$scratch"
+}
+trap cleanup EXIT
+trap 'echo "fidelity.sh: interrupted" >&2; cleanup; exit 130' INT
+trap 'echo "fidelity.sh: terminated" >&2; cleanup; exit 143' TERM
+
+# ---- machine facts and sizes ------------------------------------------------
+
+meminfo() { awk -v k="$1:" '$1 == k { printf "%.0f\n", $2 * 1024 }' /proc/meminfo; }
+mib() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
+gib() { awk -v b="$1" 'BEGIN { printf "%.1f GiB", b / 1073741824 }'; }
+
+contest=$scratch/contest
+cp "$contest_src" "$contest" || die "cannot copy $contest_src"
+mem_total=$(meminfo MemTotal)
+reserve=$((mem_total / 10 > 1073741824 ? mem_total / 10 : 1073741824))	# mem_load's reserve
+free_bytes=$(($(stat -f -c '%a * %S' "$scratch")))
+
+if [ -z "$io_size" ]; then
+	io_size=$mem_total
+	third=$((free_bytes / 3 - 1073741824))
+	[ "$io_size" -gt "$third" ] && io_size=$third
+fi
+io_size=$((io_size / 1048576 * 1048576))
+if has io_load || has read_load; then
+	[ "$io_size" -ge $((64 * 1048576)) ] || die "too little free space for io_load/read_load's files in $scratch"
+	# read row: cat's file and read_load's own file at once, and 1 GiB spare
+	[ $((2 * io_size + 1073741824)) -le "$free_bytes" ] ||
+		die "--io-size $(gib "$io_size"): two such files do not fit in $(gib "$free_bytes") free on $scratch"
+fi
+[ -n "$mem_size" ] || mem_size=$((mem_total / 10 * 11))
+mem_size=$((mem_size / 1048576 * 1048576))
+[ -n "$zram_limit" ] || zram_limit=$((mem_total / 8))
+
+# process_load's ring as contest builds it here, for the stock ring
+ring=$("$contest" list --work-dir "$work" | awk '
+	/^process_load/ { p = 1; next }
+	p && /here:/ {
+		sub(/.*here: */, "")
+		# "8 processes, 2 chunks of 8.0 KiB"
+		n = $1; c = $3; v = $6; u = $7
+		m = u == "B" ? 1 : u == "KiB" ? 1024 : u == "MiB" ? 1048576 : 0
+		printf "%d %d %d\n", n, c, v * m
+		exit
+	}')
+read -r ring_procs ring_chunks ring_chunk <<<"$ring"
+if has process_load; then
+	[ -n "${ring_chunk:-}" ] && [ "$ring_chunk" -gt 0 ] ||
+		die "cannot read process_load's ring from 'contest list': '$ring'"
+	[ "$ring_chunks" -lt "$ring_procs" ] || [ $((ring_chunks * ring_chunk)) -le 65536 ] ||
+		die "$ring_chunks chunks of $ring_chunk bytes could deadlock the dd ring"
+fi
+
+echo "fidelity.sh: the compile's Ratio under contest's loads and under the stock tools"
+echo "command:   $cmdline"
+echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "kernel:    $(uname -r)"
+echo "CPU:       $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) x $cpus"
+echo "memory:    $(gib "$mem_total") (MemAvailable $(gib "$(meminfo MemAvailable)")), swap $(gib "$(meminfo SwapTotal)") before the mem row"
+echo "scratch:   $scratch ($(stat -f -c %T "$scratch"), $(df -P "$scratch" | awk 'NR == 2 { print $1 }'), $(gib "$free_bytes") free)"
+echo "contest:   $contest_src ($("$contest" --version | head -1))"
+echo "tools:     $(tar --version | head -1); $(dd --version | head -1); $(stress-ng --version 2>/dev/null | awk '{ print $1, $3 }')"
+echo "tree:      $tree, make -C TREE O=BUILD -j$jobs $target, configured once with $kconfig"
+echo "rounds:    $rounds; loads: ${sel[*]}; lead time $lead s"
+echo "sizes:     io $(gib "$io_size"), mem $(gib "$mem_size") (zram limit $(gib "$zram_limit")), ring $ring_procs processes, $ring_chunks chunks of $ring_chunk bytes"
+echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo -) (all loads run in this script's session, as contest's)"
+echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start"
+echo "all files on one file system: the build ($build), contest's --work-dir ($work), the stock tools' files ($stock)"
+
+# ---- the build --------------------------------------------------------------
+
+mk() { make -C "$tree" O="$build" "$@"; }
+
+mk "$kconfig" >"$scratch/config.log" 2>&1 ||
+	{ tail -20 "$scratch/config.log" >&2; die "make $kconfig failed (a source tree built in place refuses O=: make mrproper)"; }
+
+clean_build() {
+	mk clean >"$scratch/clean.log" 2>&1 || { tail -20 "$scratch/clean.log" >&2; die "make clean failed"; }
+}
+
+flush() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# time the build: sets secs; dies when make fails
+timed_build() {
+	local t0 t1 rc
+	t0=$EPOCHREALTIME
+	mk -j"$jobs" "$target" >"$scratch/build.log" 2>&1 &
+	make_pid=$!
+	wait "$make_pid"
+	rc=$?
+	t1=$EPOCHREALTIME
+	make_pid=
+	if [ "$rc" -ne 0 ]; then
+		tail -20 "$scratch/build.log" >&2
+		die "the build failed (exit $rc)"
+	fi
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+}
+
+echo "warm-up build (untimed)..."
+clean_build
+timed_build
+echo "warm-up build: $secs s"
+
+# ---- what a load does: counters over its process tree ---------------------
+
+# "rchar wchar read_bytes write_bytes cancelled_write_bytes" summed over the
+# tree of $1 (children reaped in the tree are in their parent's counters)
+tree_io() {
+	local p
+	for p in $(descendants "$1"); do
+		cat "/proc/$p/io" 2>/dev/null
+	done | awk '
+		$1 == "rchar:" { r += $2 } $1 == "wchar:" { w += $2 }
+		$1 == "read_bytes:" { rb += $2 } $1 == "write_bytes:" { wb += $2 }
+		$1 == "cancelled_write_bytes:" { c += $2 }
+		END { printf "%.0f %.0f %.0f %.0f %.0f\n", r, w, rb, wb, c }'
+}
+
+# resident + swapped bytes of the tree of $1
+tree_mem() {
+	local p
+	for p in $(descendants "$1"); do
+		cat "/proc/$p/status" 2>/dev/null
+	done | awk '$1 == "VmRSS:" || $1 == "VmSwap:" { kb += $2 } END { printf "%.0f\n", kb * 1024 }'
+}
+
+vmstat_swap() { awk '$1 == "pswpin" { i = $2 } $1 == "pswpout" { o = $2 } END { print i + 0, o + 0 }' /proc/vmstat; }
+
+# ---- the stock side -----------------------------------------------------------
+
+tar_tree=$stock/tree		# a copy of the tree contest load's ctar/xtar archive
+gnu_tar=$stock/gnu.tar
+cat_file=$stock/cat.dat
+
+if has ctar_load || has xtar_load; then
+	# contest load has no -w: its ctar_load and xtar_load archive the builtin
+	# workload's tree, generated in its run directory.  Take a copy of that
+	# tree while one runs, so that GNU tar archives the very same files.
+	"$contest" load ctar_load -t 600 --work-dir "$work" >"$scratch/copy.out" 2>"$scratch/copy.err" &
+	load_pid=$! load_side=native
+	for ((i = 0; i < 3000; i++)); do
+		grep -q ': starting ' "$scratch/copy.err" && break
+		alive "$load_pid" || break
+		sleep 0.1
+	done
+	grep -q ': starting ' "$scratch/copy.err" || { cat "$scratch/copy.err" >&2; die "contest load ctar_load did not start"; }
+	src=$(ls -d "$work"/run-*/tree | head -1)
+	cp -a "$src" "$tar_tree" || die "cannot copy $src"
+	stop_load
+	tar --format=gnu -cf "$gnu_tar" -C "$tar_tree" . || die "tar cf $gnu_tar failed"
+	echo "the tar tree: builtin workload tree copied from contest load's run directory:" \
+		"$(find "$tar_tree" | wc -l) entries, $(du -sb "$tar_tree" | cut -f1) bytes; GNU tar archive $(stat -c %s "$gnu_tar") bytes"
+fi
+if has read_load; then
+	echo "writing cat's file ($(gib "$io_size"), /dev/urandom, untimed)..."
+	dd if=/dev/urandom of="$cat_file" bs=1M count=$((io_size / 1048576)) conv=fdatasync status=none &
+	make_pid=$!	# stopped by cleanup() like a build
+	wait "$make_pid" || die "cannot write $cat_file"
+	make_pid=
+fi
+
+# the stock command of a load, run again and again by stock_loop
+stock_once() {
+	case $1 in
+	ctar_load) tar cf "$stock/c.tar" -C "$tar_tree" . ;;
+	xtar_load) mkdir "$stock/x" && tar xf "$gnu_tar" -C "$stock/x" && rm -rf "$stock/x" ;;
+	io_load) dd if=/dev/zero of="$stock/dd.dat" bs=1M count=$((io_size / 1048576)) conv=fdatasync status=none &&
+		rm -f "$stock/dd.dat" ;;
+	read_load) cat "$cat_file" >/dev/null ;;
+	list_load) ls -lRa / >/dev/null 2>&1 ;;
+	esac
+}
+
+stock_describe() {
+	case $1 in
+	process_load) echo "ring of $ring_procs dd bs=$ring_chunk iflag=fullblock over FIFOs, $ring_chunks chunks in flight" ;;
+	ctar_load) echo "tar cf FILE -C TREE . (FILE overwritten)" ;;
+	xtar_load) echo "mkdir X && tar xf GNU.tar -C X && rm -rf X" ;;
+	io_load) echo "dd if=/dev/zero bs=1M count=$(mib "$io_size") conv=fdatasync; rm" ;;
+	read_load) echo "cat FILE >/dev/null ($(gib "$io_size"), through the cache)" ;;
+	list_load) echo "ls -lRa / >/dev/null" ;;
+	mem_load) echo "stress-ng --vm 1 --vm-bytes $(mib "$mem_size")M --vm-keep --vm-method write64 on zram swap" ;;
+	esac
+}
+
+# a ring of dd processes, each reading a whole chunk from its FIFO and
+# writing it to the next: process_load's ring made of a stock tool
+dd_ring() {
+	local i d=$stock/ring
+	mkdir -p "$d"
+	for ((i = 0; i < ring_procs; i++)); do mkfifo "$d/p$i"; done
+	for ((i = 0; i < ring_procs; i++)); do
+		# <> opens a FIFO without waiting for the other end
+		dd bs="$ring_chunk" iflag=fullblock status=none <>"$d/p$i" 1<>"$d/p$(((i + 1) % ring_procs))" &
+	done
+	head -c $((ring_chunks * ring_chunk)) /dev/zero 1<>"$d/p0"
+	wait
+}
+
+start_stock() {
+	case $1 in
+	process_load) (trap - EXIT INT TERM; dd_ring) </dev/null & ;;
+	mem_load) stress-ng --vm 1 --vm-bytes "$mem_size" --vm-keep --vm-method write64 \
+			--vm-madvise nohugepage --oomable -t 86400 >"$scratch/stress.out" 2>&1 </dev/null & ;;
+	*) (trap - EXIT INT TERM; while :; do stock_once "$1"; done) </dev/null & ;;
+	esac
+	load_pid=$! load_side=stock
+}
+
+after_stock() {	# remove what a stopped stock load left behind
+	rm -rf "$stock/x" "$stock/c.tar" "$stock/dd.dat" "$stock/ring"
+}
+
+# ---- the native side ----------------------------------------------------------
+
+start_native() {
+	local extra=()
+	case $1 in
+	io_load|read_load) extra=(--io-size "$io_size") ;;
+	mem_load) extra=(--mem-size "$mem_size") ;;
+	esac
+	: >"$scratch/native.err"
+	"$contest" load "$1" -t 86400 --work-dir "$work" "${extra[@]}" \
+		>"$scratch/native.out" 2>"$scratch/native.err" </dev/null &
+	load_pid=$! load_side=native
+}
+
+# ---- mem_load's swap and its watchdog ------------------------------------------
+
+zram_why=
+zram_add() {	# a zram swap device of our own, or zram_why says why not
+	local n d
+	zram_why=
+	[ -w /sys/class/zram-control/hot_add ] || { zram_why="no /sys/class/zram-control/hot_add (zram module?)"; return 1; }
+	n=$(cat /sys/class/zram-control/hot_add 2>/dev/null) || { zram_why="hot_add failed"; return 1; }
+	zram_n=$n
+	d=/sys/block/zram$n
+	if ! echo "$zram_limit" >"$d/mem_limit" || ! echo "$mem_size" >"$d/disksize"; then
+		zram_why="cannot size zram$n"
+		zram_remove
+		return 1
+	fi
+	if ! mkswap "/dev/zram$n" >/dev/null 2>&1 || ! swapon -p 100 "/dev/zram$n"; then
+		zram_why="mkswap/swapon /dev/zram$n failed"
+		zram_remove
+		return 1
+	fi
+}
+
+# Every 0.1 s while a mem load runs: stop it (SIGKILL its tree) before the
+# swap can take no more, so that the kernel never has to OOM-kill: when
+# zram's RAM reaches 90% of its limit, its swap area 95% of its size, or
+# MemAvailable + SwapFree falls below half of mem_load's reserve.
+watchdog() {
+	local root=$1 d=/sys/block/zram$zram_n dev=/dev/zram$zram_n used swap_used why='' p
+	while :; do
+		read -r _ _ used _ <"$d/mm_stat"
+		swap_used=$(awk -v dev="$dev" '$1 == dev { print $4 * 1024 }' /proc/swaps)
+		local left=$(($(meminfo MemAvailable) + $(meminfo SwapFree)))
+		if [ "$used" -ge $((zram_limit / 10 * 9)) ]; then
+			why="zram uses $(gib "$used") of its $(gib "$zram_limit") limit"
+		elif [ "${swap_used:-0}" -ge $((mem_size / 100 * 95)) ]; then
+			why="the zram swap is 95% full"
+		elif [ "$left" -lt $((reserve / 2)) ]; then
+			why="MemAvailable + SwapFree is down to $(gib "$left")"
+		fi
+		if [ -n "$why" ]; then
+			echo "$why" >"$scratch/watchdog"
+			for p in $(descendants "$root"); do kill -KILL "$p" 2>/dev/null; done
+			exit 0
+		fi
+		sleep 0.1
+	done
+}
+
+# ---- one timed run -------------------------------------------------------------
+
+results=$scratch/results	# round load side secs units detail
+: >"$results"
+
+# units of work done during the timed build, from the io counters (bytes)
+# of the load's tree and the swap counters (pages) over the build
+units() {	# units LOAD "io0" "io1" "swap0" "swap1" -> "units|detail"
+	local l=$1
+	awk -v l="$l" -v a="$2" -v b="$3" -v s0="$4" -v s1="$5" -v chunk="$ring_chunk" \
+		-v arch="$(stat -c %s "$gnu_tar" 2>/dev/null || echo 0)" -v io="$io_size" '
+	BEGIN {
+		split(a, x); split(b, y); split(s0, p); split(s1, q)
+		r = y[1] - x[1]; w = y[2] - x[2]; rb = y[3] - x[3]; wb = y[4] - x[4]; c = y[5] - x[5]
+		disk = wb - c
+		swin = (q[1] - p[1]) * 4096; swout = (q[2] - p[2]) * 4096
+		M = 1e6
+		if (l == "process_load") u = w / chunk / 10000
+		else if (l == "ctar_load") u = arch ? w / arch : 0
+		else if (l == "xtar_load") u = arch ? r / arch : 0
+		else if (l == "io_load") u = w / io
+		else if (l == "read_load") u = r / io
+		else u = -1
+		if (l == "mem_load")
+			d = sprintf("swap out %.0f MB, in %.0f MB", swout / M, swin / M)
+		else
+			d = sprintf("read %.0f MB (disk %.0f), wrote %.0f MB (disk %.0f)", r / M, rb / M, w / M, disk / M)
+		printf "%.2f|%s\n", u, d
+	}'
+}
+
+# run_one ROUND LOAD SIDE: one timed build; prints it and adds it to $results
+run_one() {
+	local r=$1 l=$2 side=$3 io0='' io1='' s0 s1 i ok=1 note='' u
+	clean_build
+	if [ "$side" != noload ]; then
+		rm -f "$scratch/watchdog"
+		"start_$side" "$l"
+		if [ "$l" = mem_load ]; then
+			watchdog "$load_pid" &
+			watch_pid=$!
+		fi
+		if [ "$side" = native ]; then	# contest load is set up: it prints "starting"
+			for ((i = 0; i < 36000; i++)); do
+				grep -q ': starting ' "$scratch/native.err" && break
+				alive "$load_pid" || break
+				sleep 0.1
+			done
+		fi
+		if [ "$l" = mem_load ]; then	# both sides: the region is touched
+			for ((i = 0; i < 9000; i++)); do
+				[ "$(tree_mem "$load_pid")" -ge $((mem_size / 100 * 97)) ] && break
+				alive "$load_pid" || break
+				sleep 0.1
+			done
+			[ "$i" -lt 9000 ] || { ok=0; note="the region was not touched in 900 s"; }
+		fi
+		alive "$load_pid" || ok=0
+	fi
+	flush
+	[ "$side" != noload ] && sleep "$lead"
+	[ "$side" != noload ] && io0=$(tree_io "$load_pid")
+	s0=$(vmstat_swap)
+	timed_build
+	s1=$(vmstat_swap)
+	if [ "$side" != noload ]; then
+		io1=$(tree_io "$load_pid")
+		alive "$load_pid" || ok=0
+		stop_watchdog
+		stop_load
+		[ "$side" = stock ] && after_stock
+		if [ -s "$scratch/watchdog" ]; then
+			ok=0
+			note="watchdog: $(cat "$scratch/watchdog")"
+		elif [ "$ok" = 0 ] && [ -z "$note" ]; then
+			note="the load died: $(tail -3 "$scratch/$([ "$side" = native ] && echo native.err || echo stress.out)" 2>/dev/null | tr '\n' ' ')"
+		fi
+	fi
+	if [ "$side" = noload ]; then
+		u="0|"
+	else
+		u=$(units "$l" "$io0" "$io1" "$s0" "$s1")
+	fi
+	if [ "$ok" = 1 ]; then
+		printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$l" "$side" "$secs" "$u" >>"$results"
+		printf 'round %d: %-12s %-6s %7.2f s  %s\n' "$r" "$l" "$side" "$secs" "${u#*|}"
+	else
+		printf 'round %d: %-12s %-6s %7.2f s  INVALID, left out: %s\n' "$r" "$l" "$side" "$secs" "$note"
+	fi
+}
+
+# ---- the rounds ---------------------------------------------------------------
+
+t_start=$EPOCHREALTIME
+mem_refused=
+for ((r = 1; r <= rounds; r++)); do
+	[ $((r % 2)) -eq 1 ] && run_one "$r" noload noload
+	k=0
+	for l in "${sel[@]}"; do
+		k=$((k + 1))
+		if [ "$l" = mem_load ]; then
+			avail=$(meminfo MemAvailable)
+			if [ "$avail" -lt $((2 * reserve)) ]; then
+				mem_refused="MemAvailable $(gib "$avail") is below twice the reserve ($(gib $((2 * reserve))))"
+				echo "round $r: mem_load refused: $mem_refused"
+				continue
+			fi
+			if ! zram_add; then
+				mem_refused=$zram_why
+				echo "round $r: mem_load refused: no swap: $zram_why"
+				continue
+			fi
+			echo "round $r: mem_load on /dev/zram$zram_n: swap $(gib "$mem_size"), RAM limit $(gib "$zram_limit")"
+		fi
+		if [ $(((r + k) % 2)) -eq 0 ]; then
+			run_one "$r" "$l" native
+			run_one "$r" "$l" stock
+		else
+			run_one "$r" "$l" stock
+			run_one "$r" "$l" native
+		fi
+		[ "$l" = mem_load ] && zram_remove
+	done
+	[ $((r % 2)) -eq 0 ] && run_one "$r" noload noload
+done
+t_end=$EPOCHREALTIME
+
+# ---- the table -------------------------------------------------------------------
+
+echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at end; $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%d min %d s", (b - a) / 60, (b - a) % 60 }') of rounds"
+echo
+echo "Ratio = mean Time under the load / mean noload Time (this sitting); Loads = mean units done per timed build"
+printf '%-13s %7s %7s %8s %3s %3s %10s %10s  %s\n' load native stock nat/stk n n Loads Loads "stock tool"
+printf '%-13s %7s %7s %8s %3s %3s %10s %10s\n' "" Ratio Ratio "" nat stk native stock
+noload_mean=$(awk -F'\t' '$3 == "noload" { s += $4; n++ } END { if (n) printf "%.3f", s / n }' "$results")
+noload_n=$(awk -F'\t' '$3 == "noload"' "$results" | wc -l)
+printf '%-13s %7s %-19s %3s   noload Time %s s\n' noload 1.00 "" "$noload_n" "${noload_mean:--}"
+for l in "${sel[@]}"; do
+	awk -F'\t' -v l="$l" -v base="$noload_mean" -v tool="$(stock_describe "$l")" '
+		$2 == l { t[$3] += $4; n[$3]++; split($5, u, "|"); w[$3] += u[1] }
+		function ratio(s) { return n[s] && base > 0 ? sprintf("%.2f", t[s] / n[s] / base) : "-" }
+		function loads(s) { return n[s] && w[s] >= 0 ? sprintf("%.2f", w[s] / n[s]) : "-" }
+		END {
+			a = ratio("native"); b = ratio("stock")
+			q = a != "-" && b != "-" ? sprintf("%.3f", a / b) : "-"
+			printf "%-13s %7s %7s %8s %3d %3d %10s %10s  %s\n", l, a, b, q, n["native"], n["stock"],
+				loads("native"), loads("stock"), tool
+		}' "$results"
+done
+[ -n "$mem_refused" ] && echo "mem_load refused in some round: $mem_refused"
+echo "Loads units: process 10,000 chunk hops (bytes written / chunk size); ctar archives (bytes written /"
+echo "GNU archive size); xtar extractions (bytes read / GNU archive size); io files, read reads (bytes /"
+echo "file size); list, mem: see the per-run lines (listing bytes written; MB swapped)."
