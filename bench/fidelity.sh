@@ -407,6 +407,7 @@ if has ctar_load || has xtar_load; then
 	# contest load has no -w: its ctar_load and xtar_load archive the builtin
 	# workload's tree, generated in its run directory.  Take a copy of that
 	# tree while one runs, so that GNU tar archives the very same files.
+	: >"$scratch/copy.err"
 	"$contest" load ctar_load -t 600 --work-dir "$work" >"$scratch/copy.out" 2>"$scratch/copy.err" &
 	load_pid=$! load_side=native
 	for ((i = 0; i < 3000; i++)); do
