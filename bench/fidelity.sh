@@ -41,7 +41,7 @@ lead=3
 base=.
 io_size=
 mem_size=
-zram_limit=
+zram_limit_opt=
 kconfig=tinyconfig
 target=vmlinux
 contest_src=${CONTEST:-./contest}
@@ -60,7 +60,7 @@ Usage: $0 [options] TREE
       --io-size SIZE  io_load, read_load, dd and cat's file (default RAM, bounded by
                       a third of the free space); SIZE in bytes or with K, M, G
       --mem-size SIZE mem_load and stress-ng's region (default 110% of RAM)
-      --zram-limit SIZE  RAM the zram swap of the mem row may use (default RAM / 8)
+      --zram-limit SIZE  RAM the zram swap of the mem row may use (default half its size)
       --dir DIR       where the scratch directory goes (default: the current
                       directory; put it on the disk to measure)
   -h, --help          this help
@@ -96,7 +96,7 @@ while [ $# -gt 0 ]; do
 	--target) target=${2:?}; shift ;;
 	--io-size) io_size=$(to_bytes "${2:?}") || die "--io-size: not a size: $2"; shift ;;
 	--mem-size) mem_size=$(to_bytes "${2:?}") || die "--mem-size: not a size: $2"; shift ;;
-	--zram-limit) zram_limit=$(to_bytes "${2:?}") || die "--zram-limit: not a size: $2"; shift ;;
+	--zram-limit) zram_limit_opt=$(to_bytes "${2:?}") || die "--zram-limit: not a size: $2"; shift ;;
 	--dir) base=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
@@ -297,7 +297,7 @@ if has io_load || has read_load; then
 fi
 [ -n "$mem_size" ] || mem_size=$((mem_total / 10 * 11))
 mem_size=$((mem_size / 1048576 * 1048576))
-[ -n "$zram_limit" ] || zram_limit=$((mem_total / 8))
+zram_size=
 
 # process_load's ring as contest builds it here, for the stock ring
 ring=$("$contest" list --work-dir "$work" | awk '
@@ -329,7 +329,7 @@ echo "contest:   $contest_src ($("$contest" --version | head -1))"
 echo "tools:     $(tar --version | head -1); $(dd --version | head -1); $(stress-ng --version 2>/dev/null | awk '{ print $1, $3 }')"
 echo "tree:      $tree, make -C TREE O=BUILD -j$jobs $target, configured once with $kconfig"
 echo "rounds:    $rounds; loads: ${sel[*]}; lead time $lead s"
-echo "sizes:     io $(gib "$io_size"), mem $(gib "$mem_size") (zram limit $(gib "$zram_limit")), ring $ring_procs processes, $ring_chunks chunks of $ring_chunk bytes"
+echo "sizes:     io $(gib "$io_size"), mem $(gib "$mem_size") (zram swap sized per row), ring $ring_procs processes, $ring_chunks chunks of $ring_chunk bytes"
 echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo -) (all loads run in this script's session, as contest's)"
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start"
 echo "all files on one file system: the build ($build), contest's --work-dir ($work), the stock tools' files ($stock)"
@@ -500,14 +500,23 @@ start_native() {
 # ---- mem_load's swap and its watchdog ------------------------------------------
 
 zram_why=
+# Sized so that contest's mem_load accepts --mem-size MEM on it: contest
+# counts a zram page as freeing half a page (src/swap.c, SWAP_ZRAM_RATIO 2),
+# so the device must free need = MEM - (MemAvailable - reserve) at that rate,
+# with room to spare: disksize 3 x need (at least RAM / 2, contest's
+# default), mem_limit disksize / 2 (--zram-limit overrides it).
 zram_add() {	# a zram swap device of our own, or zram_why says why not
-	local n d
+	local n d need
 	zram_why=
+	need=$((mem_size - ($(meminfo MemAvailable) - reserve) + 1073741824))
+	zram_size=$((3 * need > mem_total / 2 ? 3 * need : mem_total / 2))
+	zram_size=$((zram_size / 1048576 * 1048576))
+	zram_limit=${zram_limit_opt:-$((zram_size / 2))}
 	[ -w /sys/class/zram-control/hot_add ] || { zram_why="no /sys/class/zram-control/hot_add (zram module?)"; return 1; }
 	n=$(cat /sys/class/zram-control/hot_add 2>/dev/null) || { zram_why="hot_add failed"; return 1; }
 	zram_n=$n
 	d=/sys/block/zram$n
-	if ! echo "$zram_limit" >"$d/mem_limit" || ! echo "$mem_size" >"$d/disksize"; then
+	if ! echo "$zram_limit" >"$d/mem_limit" || ! echo "$zram_size" >"$d/disksize"; then
 		zram_why="cannot size zram$n"
 		zram_remove
 		return 1
@@ -522,19 +531,29 @@ zram_add() {	# a zram swap device of our own, or zram_why says why not
 # Every 0.1 s while a mem load runs: stop it (SIGKILL its tree) before the
 # swap can take no more, so that the kernel never has to OOM-kill: when
 # zram's RAM reaches 90% of its limit, its swap area 95% of its size, or
-# MemAvailable + SwapFree falls below half of mem_load's reserve.
+# MemAvailable + what our zram can still free falls below half of mem_load's
+# reserve.  What zram can free is counted as contest's swap_room() does:
+# its free slots (no more than its limit still holds) times 1 - the RAM its
+# pages cost so far (a half until 16 MiB are stored), so that incompressible
+# pages make it nothing.
 watchdog() {
-	local root=$1 d=/sys/block/zram$zram_n dev=/dev/zram$zram_n used swap_used why='' p
+	local root=$1 d=/sys/block/zram$zram_n dev=/dev/zram$zram_n orig used swap_used why='' p left
 	while :; do
-		read -r _ _ used _ <"$d/mm_stat"
-		swap_used=$(awk -v dev="$dev" '$1 == dev { print $4 * 1024 }' /proc/swaps)
-		local left=$(($(meminfo MemAvailable) + $(meminfo SwapFree)))
+		read -r orig _ used _ <"$d/mm_stat"
+		swap_used=$(awk -v dev="$dev" '$1 == dev { printf "%.0f", $4 * 1024 }' /proc/swaps)
+		left=$(awk -v avail="$(meminfo MemAvailable)" -v orig="$orig" -v used="$used" \
+			-v lim="$zram_limit" -v size="$zram_size" -v sw="${swap_used:-0}" 'BEGIN {
+			keep = 0.5
+			if (orig >= 16777216 && used / orig > keep) keep = used / orig
+			slots = size - sw; if ((lim - used) / keep < slots) slots = (lim - used) / keep
+			if (slots < 0 || keep >= 1) slots = 0
+			printf "%.0f", avail + slots * (1 - keep) }')
 		if [ "$used" -ge $((zram_limit / 10 * 9)) ]; then
 			why="zram uses $(gib "$used") of its $(gib "$zram_limit") limit"
-		elif [ "${swap_used:-0}" -ge $((mem_size / 100 * 95)) ]; then
+		elif [ "${swap_used:-0}" -ge $((zram_size / 100 * 95)) ]; then
 			why="the zram swap is 95% full"
 		elif [ "$left" -lt $((reserve / 2)) ]; then
-			why="MemAvailable + SwapFree is down to $(gib "$left")"
+			why="MemAvailable + what zram can still free is down to $(gib "$left")"
 		fi
 		if [ -n "$why" ]; then
 			echo "$why" >"$scratch/watchdog"
@@ -657,7 +676,7 @@ for ((r = 1; r <= rounds; r++)); do
 				echo "round $r: mem_load refused: no swap: $zram_why"
 				continue
 			fi
-			echo "round $r: mem_load on /dev/zram$zram_n: swap $(gib "$mem_size"), RAM limit $(gib "$zram_limit")"
+			echo "round $r: mem_load on /dev/zram$zram_n: swap $(gib "$zram_size"), RAM limit $(gib "$zram_limit")"
 		fi
 		if [ $(((r + k) % 2)) -eq 0 ]; then
 			run_one "$r" "$l" native
