@@ -214,11 +214,12 @@ stop_tree() {
 }
 
 # Stop contest load (native): SIGINT, as Ctrl-C would; it stops its load
-# processes and removes its run directory.  SIGKILL the tree after 60 s.
+# processes and removes its run directory (xtar_load's extraction of a
+# kernel tree takes a while).  SIGKILL the tree after 300 s.
 stop_native() {
 	local i
 	kill -INT "$1" 2>/dev/null
-	for ((i = 0; i < 600; i++)); do
+	for ((i = 0; i < 3000; i++)); do
 		alive "$1" || break
 		sleep 0.1
 	done
@@ -399,29 +400,19 @@ vmstat_swap() { awk '$1 == "pswpin" { i = $2 } $1 == "pswpout" { o = $2 } END { 
 
 # ---- the stock side -----------------------------------------------------------
 
-tar_tree=$stock/tree		# a copy of the tree contest load's ctar/xtar archive
+tar_tree=$tree			# what ctar/xtar archive: contest load -w kernel:TREE archives TREE
 gnu_tar=$stock/gnu.tar
 cat_file=$stock/cat.dat
 
 if has ctar_load || has xtar_load; then
-	# contest load has no -w: its ctar_load and xtar_load archive the builtin
-	# workload's tree, generated in its run directory.  Take a copy of that
-	# tree while one runs, so that GNU tar archives the very same files.
-	: >"$scratch/copy.err"
-	"$contest" load ctar_load -t 600 --work-dir "$work" >"$scratch/copy.out" 2>"$scratch/copy.err" &
-	load_pid=$! load_side=native
-	for ((i = 0; i < 3000; i++)); do
-		grep -q ': starting ' "$scratch/copy.err" && break
-		alive "$load_pid" || break
-		sleep 0.1
-	done
-	grep -q ': starting ' "$scratch/copy.err" || { cat "$scratch/copy.err" >&2; die "contest load ctar_load did not start"; }
-	src=$(ls -d "$work"/run-*/tree | head -1)
-	cp -a "$src" "$tar_tree" || die "cannot copy $src"
-	stop_load
-	tar --format=gnu -cf "$gnu_tar" -C "$tar_tree" . || die "tar cf $gnu_tar failed"
-	echo "the tar tree: builtin workload tree copied from contest load's run directory:" \
-		"$(find "$tar_tree" | wc -l) entries, $(du -sb "$tar_tree" | cut -f1) bytes; GNU tar archive $(stat -c %s "$gnu_tar") bytes"
+	"$contest" load spin_load -t 0.1 -w "kernel:$tree" --work-dir "$work" >/dev/null 2>&1 ||
+		die "this contest's load command takes no -w: its ctar_load/xtar_load would archive the builtin tree, not $tree"
+	tar --format=gnu -cf "$gnu_tar" -C "$tar_tree" . &
+	make_pid=$!	# stopped by cleanup() like a build
+	wait "$make_pid" || die "tar cf $gnu_tar failed"
+	make_pid=
+	echo "the tar tree: $tar_tree (contest load -w kernel:TREE archives it as it is):" \
+		"$(find "$tar_tree" | wc -l) entries; GNU tar archive $(stat -c %s "$gnu_tar") bytes"
 fi
 if has read_load; then
 	echo "writing cat's file ($(gib "$io_size"), /dev/urandom, untimed)..."
@@ -488,6 +479,7 @@ after_stock() {	# remove what a stopped stock load left behind
 start_native() {
 	local extra=()
 	case $1 in
+	ctar_load|xtar_load) extra=(-w "kernel:$tree") ;;
 	io_load|read_load) extra=(--io-size "$io_size") ;;
 	mem_load) extra=(--mem-size "$mem_size") ;;
 	esac
