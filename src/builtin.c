@@ -18,24 +18,51 @@
 #include "util.h"
 
 /*
- * The tree, for scale N (N translation units):
+ * The tree, for scale N (N translation units), built as kbuild builds a
+ * tinyconfig kernel (version 2; version 1 was 180 units of 22 functions in
+ * one flat directory, each compile 0.3-0.6 s of pure optimisation, which the
+ * loads hardly disturbed):
  *
- *   Makefile               all (default): build every object, link wl_prog
- *   include/wl_*.h         shared headers: macros, structs, inline functions
- *   src/main.c             calls every unit, so the link is real
- *   src/common.c           out-of-line helpers every unit calls
- *   src/unit_000.c ...     the units
+ *   Makefile               all (default): build scripts/wl_fixdep, then one
+ *                          make per top directory, then link wl_prog
+ *   scripts/Makefile.build a directory's make: its objects, each followed by
+ *                          wl_fixdep; a make per subdirectory; then ld -r of
+ *                          all of them into the directory's built-in.o
+ *   scripts/wl_fixdep.c    kbuild's fixdep in small: the .d file to a .cmd
+ *                          file, reading every header for the options it uses
+ *   include/wl_*.h         fixed headers: macros, structs, inline functions
+ *   include/wl/h000.h ...  the header library: NCORE core headers (all in
+ *                          wl/kernel.h), then a group per directory; each
+ *                          includes a few lower-numbered ones
+ *   include/generated/     autoconf.h (-include'd by every compile), wl_units.h
+ *   init/main.c            calls every unit, so the link is real
+ *   lib/common.c           out-of-line helpers every unit calls
+ *   DIR/Kbuild             the directory's objects and subdirectories
+ *   DIR/unit_0000.c ...    the units, in kernel-like directories
  *
- * A unit's bytes depend only on its index, never on N, so a smaller tree is
- * a prefix of a larger one.  Only the Makefile and include/wl_units.h
- * (prototypes) depend on N.
+ * A unit includes about 130 headers, 0.7-0.8 MB preprocessed, and defines
+ * 2-7 functions: parsing is about half of its compile (0.1-0.2 s with gcc
+ * -O2), as in the kernel, and every unit starts make's shell, the compiler
+ * driver, cc1, as and wl_fixdep, so the build is many short processes.
+ *
+ * A unit's bytes (and its directory) depend only on its index, never on N,
+ * so a smaller tree is a prefix of a larger one.  Only the Makefile, the
+ * Kbuild files, init/main.c and include/generated/wl_units.h depend on N.
  */
 
-#define SCALE_DEFAULT 180	/* make -j8: ~40 s on 2 CPUs, gcc 12 -O2 */
-#define SCALE_QUICK 18		/* ~4 s */
+#define SCALE_DEFAULT 240	/* make -j8: ~35 s on 2 CPUs, gcc 12 -O2 */
+#define SCALE_QUICK 24		/* ~4 s */
 #define SCALE_MAX 10000
 
-#define FNS_PER_UNIT 22		/* functions in one unit */
+#define FNS_MIN 2		/* functions in one unit */
+#define FNS_MAX 7
+#define NHDRS 400		/* the header library, include/wl/h000.h ... */
+#define NCORE 80		/* h000-h079: the core, in wl/kernel.h */
+#define NGROUP 16		/* then groups of 16, one a directory */
+#define NGROUPS ((NHDRS - NCORE) / NGROUP)
+#define NEXTRA 4		/* headers of other groups a unit includes */
+#define NCONFIG 32		/* WL_CONFIG_OPT_00 ...: about half set */
+#define INLINES 9		/* inline functions in a library header */
 #define NOPS 48			/* generated inline functions in wl_ops.h */
 #define NPAIRS 32		/* entries of a unit's sorted pair table */
 #define SEED 0x636f6e7465737431ull	/* "contest1" */
@@ -654,6 +681,8 @@ struct gen {
 	unsigned nvars;	/* a, b, c, d: the first nvars */
 	unsigned nops;	/* wl_op_00 .. wl_op_<nops-1> */
 	int tables;	/* the unit's tab32 and tab16 */
+	const unsigned *hdrs;	/* the library headers the unit includes itself */
+	unsigned nhdrs;
 };
 
 static const char *const vars[] = { "a", "b", "c", "d" };
@@ -959,6 +988,27 @@ static void body_state(struct gen *g)
 	emit_return(g);
 }
 
+/* Fill an object of one of the unit's library headers and run the header's
+ * inline functions on it, as kernel code calls its headers' helpers. */
+static void body_hdr(struct gen *g)
+{
+	unsigned h = g->hdrs[rng_below(&g->r, g->nhdrs)], i, n;
+
+	out(g->b, "\tstruct wl_h%03u_obj o;\n\n\tmemset(&o, 0, sizeof(o));\n", h);
+	for (i = 0; i < 8; i++) {
+		out(g->b, "\to.f%u = ", i);
+		emit_expr(g, 2);
+		out(g->b, ";\n");
+	}
+	out(g->b, "\tfor (i = 0; i < %uu; i++) {\n", rng_range(&g->r, 4, 64));
+	for (n = rng_range(&g->r, 2, 4); n; n--)
+		out(g->b, "\t\t%s ^= wl_h%03u_inl%u(&o, %s, i);\n", pick_var(g), h,
+		    rng_below(&g->r, INLINES), pick_var(g));
+	emit_stmts(g, "\t\t", 1, 3);
+	out(g->b, "\t\to.f%u += a;\n\t}\n", rng_below(&g->r, 8));
+	emit_return(g);
+}
+
 /* Drawn with equal chances; a kind listed twice is twice as likely. */
 static const struct template templates[] = {
 	{ "mix", "\tunsigned i;\n", body_mix },
@@ -973,6 +1023,9 @@ static const struct template templates[] = {
 	{ "find", "\tunsigned i;\n", body_find },
 	{ "state", "\tstruct wl_state s;\n\tstruct wl_vec4 p, q;\n\tunsigned i;\n",
 	  body_state },
+	{ "hdr", "\tunsigned i;\n", body_hdr },
+	{ "hdr", "\tunsigned i;\n", body_hdr },
+	{ "hdr", "\tunsigned i;\n", body_hdr },
 };
 
 static void emit_function(struct gen *g, unsigned unit, unsigned fn,
@@ -980,7 +1033,7 @@ static void emit_function(struct gen *g, unsigned unit, unsigned fn,
 {
 	struct rng *r = &g->r;
 
-	out(g->b, "static uint32_t u%03u_%s%02u(uint32_t x)\n{\n", unit, t->name, fn);
+	out(g->b, "static uint32_t u%04u_%s%02u(uint32_t x)\n{\n", unit, t->name, fn);
 	out(g->b, "\tuint32_t a = x, b = 0x%08xu, c = 0x%08xu, d = 0x%08xu;\n",
 	    rng_next(r), rng_next(r), rng_next(r));
 	out(g->b, "%s\n", t->locals);
@@ -988,25 +1041,188 @@ static void emit_function(struct gen *g, unsigned unit, unsigned fn,
 	out(g->b, "}\n\n");
 }
 
-/* ---- the generated files ----------------------------------------------- */
+/* ---- the directories --------------------------------------------------- */
 
-static void gen_ops_header(struct buf *b, unsigned scale)
+/* Kernel-like directories, each parent before its children.  A unit lands
+ * in one with a chance proportional to its weight; a directory with no
+ * object in it or below it is left out of the tree. */
+static const struct wl_dir {
+	const char *path;
+	unsigned weight;
+} wl_dirs[] = {
+	{ "init", 1 }, { "kernel", 5 }, { "kernel/sched", 2 }, { "kernel/time", 2 },
+	{ "kernel/irq", 1 }, { "mm", 5 }, { "fs", 5 }, { "fs/proc", 2 }, { "fs/ramfs", 1 },
+	{ "ipc", 1 }, { "security", 1 }, { "block", 2 }, { "lib", 6 }, { "lib/math", 1 },
+	{ "drivers", 0 }, { "drivers/base", 3 }, { "drivers/char", 2 }, { "drivers/tty", 2 },
+	{ "arch", 0 }, { "arch/wl", 0 }, { "arch/wl/kernel", 4 }, { "arch/wl/mm", 2 },
+	{ "arch/wl/lib", 2 },
+};
+
+#define NDIRS COUNT(wl_dirs)
+#define DIR_INIT 0		/* init/main.c */
+#define DIR_LIB 12		/* lib/common.c */
+
+/* The unit's generator, seeded by its index alone, and the directory it
+ * draws first. */
+static unsigned unit_start(struct rng *r, unsigned unit)
 {
-	struct gen g = { .b = b, .r = { SEED ^ 0xffffu }, .nvars = 2 };
-	unsigned i;
+	unsigned total = 0, k, d;
+
+	r->s = SEED + (uint64_t)unit * 0x100000001b3ull;
+	for (d = 0; d < NDIRS; d++)
+		total += wl_dirs[d].weight;
+	k = rng_below(r, total);
+	for (d = 0; k >= wl_dirs[d].weight; d++)
+		k -= wl_dirs[d].weight;
+	return d;
+}
+
+static unsigned unit_dir(unsigned unit)
+{
+	struct rng r;
+
+	return unit_start(&r, unit);
+}
+
+/* The parent's index, or NDIRS for a top-level directory. */
+static unsigned dir_parent(unsigned d)
+{
+	const char *slash = strrchr(wl_dirs[d].path, '/');
+	size_t n;
+	unsigned p;
+
+	if (!slash)
+		return NDIRS;
+	n = (size_t)(slash - wl_dirs[d].path);
+	for (p = 0; p < d; p++)
+		if (strlen(wl_dirs[p].path) == n && !strncmp(wl_dirs[p].path, wl_dirs[d].path, n))
+			return p;
+	return NDIRS;	/* not reached: the table lists every parent first */
+}
+
+/* present[d]: d holds an object or has a directory below it that does. */
+static void dirs_present(unsigned scale, int *present)
+{
+	unsigned d, i;
+
+	memset(present, 0, NDIRS * sizeof(*present));
+	present[DIR_INIT] = present[DIR_LIB] = 1;
+	for (i = 0; i < scale; i++)
+		present[unit_dir(i)] = 1;
+	for (d = NDIRS; d-- > 0;)
+		if (present[d] && dir_parent(d) < NDIRS)
+			present[dir_parent(d)] = 1;
+}
+
+/* ---- the header library ------------------------------------------------ */
+
+/* Every unit includes wl/kernel.h (the core headers), the headers of its
+ * directory's group and a few others, each of which includes more: as in
+ * the kernel, reading and parsing headers is much of a unit's compile. */
+static void hdr_deps_init(struct rng *r, unsigned h)
+{
+	r->s = SEED ^ (0x6864720000ull + h);
+}
+
+/* The headers h includes, lower-numbered only (no cycle): a core header the
+ * one before it and another core one; a group's header the one before it in
+ * its group and two core ones. */
+static unsigned hdr_deps(struct rng *r, unsigned h, unsigned *dep)
+{
+	unsigned n = 0;
+
+	if (h < NCORE) {
+		if (h > 0)
+			dep[n++] = h - 1;
+		if (h > 1)
+			dep[n++] = rng_below(r, h - 1);
+	} else {
+		if ((h - NCORE) % NGROUP)
+			dep[n++] = h - 1;
+		dep[n++] = rng_below(r, NCORE);
+		dep[n++] = rng_below(r, NCORE);
+	}
+	return n;
+}
+
+static void gen_lib_header(struct buf *b, unsigned h)
+{
+	struct gen g = { .b = b, .nvars = 4 };
+	unsigned dep[3], ndep, i, k;
+
+	hdr_deps_init(&g.r, h);
+	ndep = hdr_deps(&g.r, h, dep);
+	out(b, "/* wl/h%03u.h - generated by contest (built-in workload v%d). */\n",
+	    h, BUILTIN_VERSION);
+	out(b, "#ifndef WL_H%03u_H\n#define WL_H%03u_H\n\n", h, h);
+	out(b, "#include \"wl_common.h\"\n#include \"wl_hash.h\"\n#include \"wl_list.h\"\n");
+	for (i = 0; i < ndep; i++)
+		out(b, "#include \"wl/h%03u.h\"\n", dep[i]);
+	out(b, "\n#define WL_H%03u_MAGIC 0x%08xu\n", h, rng_next(&g.r));
+	for (i = 0; i < 8; i++)
+		out(b, "#define WL_H%03u_FLAG_%u WL_BIT(%u)\n", h, i, rng_below(&g.r, 32));
+	out(b, "#define WL_H%03u_GET(o, f, n) (((o)->f >> (n)) & WL_MASK(%u))\n", h,
+	    rng_range(&g.r, 1, 16));
+	for (i = 0; i < 2; i++) {
+		k = rng_below(&g.r, NCONFIG);
+		out(b, "\n#ifdef WL_CONFIG_OPT_%02u\n#define WL_H%03u_OPT%u 0x%xu\n", k, h, i,
+		    rng_next(&g.r) & 0xffff);
+		out(b, "#else\n#define WL_H%03u_OPT%u 0u\n#endif\n", h, i);
+	}
+	out(b, "\nenum wl_h%03u_state {\n", h);
+	for (i = 0; i < 8; i++)
+		out(b, "\tWL_H%03u_S%u,\n", h, i);
+	out(b, "};\n\nstruct wl_h%03u_obj;\n\nstruct wl_h%03u_ops {\n", h, h);
+	for (i = 0; i < 4; i++)
+		out(b, "\tuint32_t (*op%u)(struct wl_h%03u_obj *o, uint32_t x);\n", i, h);
+	out(b, "};\n\nstruct wl_h%03u_obj {\n", h);
+	for (i = 0; i < 8; i++)
+		out(b, "\tuint32_t f%u;\n", i);
+	out(b, "\tuint16_t g0, g1;\n\tenum wl_h%03u_state state;\n\tstruct wl_list link;\n", h);
+	for (i = 0; i < ndep; i++)
+		out(b, "\tstruct wl_h%03u_obj *dep%u;\n", dep[i], i);
+	out(b, "\tconst struct wl_h%03u_ops *ops;\n};\n\n", h);
+	for (i = 0; i < 6; i++)
+		out(b, "uint32_t wl_h%03u_fn%u(struct wl_h%03u_obj *o, uint32_t x);\n", h, i, h);
+	for (i = 0; i < INLINES; i++) {
+		out(b, "\nstatic inline uint32_t wl_h%03u_inl%u(const struct wl_h%03u_obj *o,\n"
+		    "\t\t\t\t       uint32_t a, uint32_t b)\n{\n", h, i, h);
+		out(b, "\tuint32_t c = o->f%u ^ WL_H%03u_OPT%u;\n", rng_below(&g.r, 8), h, i & 1);
+		out(b, "\tuint32_t d = WL_H%03u_GET(o, f%u, %u) ^ WL_H%03u_MAGIC;\n\n", h,
+		    rng_below(&g.r, 8), rng_range(&g.r, 0, 15), h);
+		emit_stmts(&g, "\t", 3, 6);
+		out(b, "\treturn a ^ b ^ c ^ d;\n}\n");
+	}
+	out(b, "\n#endif\n");
+}
+
+static void gen_kernel_header(struct buf *b, unsigned scale)
+{
+	unsigned h;
 
 	(void)scale;	/* the same for every scale */
-	out(b, "/* wl_ops.h - generated inline operations on two words. */\n");
-	out(b, "#ifndef WL_OPS_H\n#define WL_OPS_H\n\n");
-	out(b, "#include \"wl_base.h\"\n#include \"wl_hash.h\"\n\n");
-	for (i = 0; i < NOPS; i++) {
-		out(b, "static inline uint32_t wl_op_%02u(uint32_t a, uint32_t b)\n{\n", i);
-		out(b, "\treturn ");
-		emit_expr(&g, 3);
-		out(b, " ^ (a + wl_rotl32(b, %uu));\n}\n\n", rng_range(&g.r, 1, 31));
-	}
-	out(b, "#endif\n");
+	out(b, "/* wl/kernel.h - the core headers, which every unit includes. */\n");
+	out(b, "#ifndef WL_KERNEL_H\n#define WL_KERNEL_H\n\n");
+	for (h = 0; h < NCORE; h++)
+		out(b, "#include \"wl/h%03u.h\"\n", h);
+	out(b, "\n#endif\n");
 }
+
+/* Half the options set, as a configuration would: the library's #ifdefs and
+ * wl_fixdep's scan look for them.  Every compile includes it (-include). */
+static void gen_autoconf(struct buf *b, unsigned scale)
+{
+	struct rng r = { SEED ^ 0xc0f1ull };
+	unsigned i;
+
+	(void)scale;
+	out(b, "/* autoconf.h - the workload's configuration (generated). */\n");
+	for (i = 0; i < NCONFIG; i++)
+		if (rng_below(&r, 2))
+			out(b, "#define WL_CONFIG_OPT_%02u 1\n", i);
+}
+
+/* ---- the units --------------------------------------------------------- */
 
 static void gen_units_header(struct buf *b, unsigned scale)
 {
@@ -1015,7 +1231,7 @@ static void gen_units_header(struct buf *b, unsigned scale)
 	out(b, "/* wl_units.h - the entry point of every unit (%u units). */\n", scale);
 	out(b, "#ifndef WL_UNITS_H\n#define WL_UNITS_H\n\n#include <stdint.h>\n\n");
 	for (i = 0; i < scale; i++)
-		out(b, "uint32_t unit_%03u_run(uint32_t seed);\n", i);
+		out(b, "uint32_t unit_%04u_run(uint32_t seed);\n", i);
 	out(b, "\n#endif\n");
 }
 
@@ -1039,14 +1255,16 @@ static void emit_tables(struct gen *g)
 	out(g->b, "};\n\n");
 }
 
-static void emit_run(struct gen *g, unsigned unit, const struct template **fns)
+static void emit_run(struct gen *g, unsigned unit, const struct template **fns,
+		     unsigned nfns)
 {
 	unsigned i;
 
 	out(g->b, "static uint32_t (*const fns[])(uint32_t) = {\n");
-	for (i = 0; i < FNS_PER_UNIT; i++)
-		out(g->b, "\tu%03u_%s%02u,\n", unit, fns[i]->name, i);
-	out(g->b, "};\n\nuint32_t unit_%03u_run(uint32_t seed)\n{\n", unit);
+	for (i = 0; i < nfns; i++)
+		out(g->b, "\tu%04u_%s%02u,\n", unit, fns[i]->name, i);
+	out(g->b, "};\n\nuint32_t unit_%04u_run(uint32_t seed);\n\n", unit);
+	out(g->b, "uint32_t unit_%04u_run(uint32_t seed)\n{\n", unit);
 	out(g->b, "\tuint32_t acc = seed ^ 0x%08xu;\n\tsize_t i;\n\n", rng_next(&g->r));
 	out(g->b, "\tfor (i = 0; i < WL_ARRAY_SIZE(fns); i++)\n");
 	out(g->b, "\t\tacc = wl_common_step(acc, fns[i](acc + (uint32_t)i));\n");
@@ -1055,25 +1273,55 @@ static void emit_run(struct gen *g, unsigned unit, const struct template **fns)
 	out(g->b, "\treturn acc + tab16[acc & 127u];\n}\n");
 }
 
-static void gen_unit(struct buf *b, unsigned unit)
+/* Unit `unit`, in the directory it draws; its path in path. */
+static void gen_unit(struct buf *b, unsigned unit, char *path, size_t size)
 {
 	struct gen g = { .b = b, .nvars = 4, .nops = NOPS, .tables = 1 };
-	const struct template *fns[FNS_PER_UNIT];
-	unsigned i;
+	const struct template *fns[FNS_MAX];
+	unsigned hdrs[NGROUP + NEXTRA], d, n, i;
 
-	g.r.s = SEED + (uint64_t)unit * 0x100000001b3ull;
-	out(b, "/* unit_%03u.c - generated by contest (built-in workload v%d). */\n",
-	    unit, BUILTIN_VERSION);
+	d = unit_start(&g.r, unit);
+	snprintf(path, size, "%s/unit_%04u.c", wl_dirs[d].path, unit);
+	for (i = 0; i < NGROUP; i++)
+		hdrs[i] = NCORE + d % NGROUPS * NGROUP + i;
+	for (; i < COUNT(hdrs); i++)
+		hdrs[i] = rng_range(&g.r, NCORE, NHDRS - 1);
+	g.hdrs = hdrs;
+	g.nhdrs = COUNT(hdrs);
+	out(b, "/* %s - generated by contest (built-in workload v%d). */\n", path,
+	    BUILTIN_VERSION);
 	out(b, "#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n");
 	out(b, "#include \"wl_base.h\"\n#include \"wl_types.h\"\n#include \"wl_hash.h\"\n");
 	out(b, "#include \"wl_list.h\"\n#include \"wl_fixed.h\"\n#include \"wl_ops.h\"\n");
-	out(b, "#include \"wl_common.h\"\n#include \"wl_units.h\"\n\n");
+	out(b, "#include \"wl_common.h\"\n#include \"wl/kernel.h\"\n");
+	for (i = 0; i < COUNT(hdrs); i++)
+		out(b, "#include \"wl/h%03u.h\"\n", hdrs[i]);
+	out(b, "\n");
 	emit_tables(&g);
-	for (i = 0; i < FNS_PER_UNIT; i++) {
+	n = rng_range(&g.r, FNS_MIN, FNS_MAX);
+	for (i = 0; i < n; i++) {
 		fns[i] = &templates[rng_below(&g.r, COUNT(templates))];
 		emit_function(&g, unit, i, fns[i]);
 	}
-	emit_run(&g, unit, fns);
+	emit_run(&g, unit, fns, n);
+}
+
+static void gen_ops_header(struct buf *b, unsigned scale)
+{
+	struct gen g = { .b = b, .r = { SEED ^ 0xffffu }, .nvars = 2 };
+	unsigned i;
+
+	(void)scale;	/* the same for every scale */
+	out(b, "/* wl_ops.h - generated inline operations on two words. */\n");
+	out(b, "#ifndef WL_OPS_H\n#define WL_OPS_H\n\n");
+	out(b, "#include \"wl_base.h\"\n#include \"wl_hash.h\"\n\n");
+	for (i = 0; i < NOPS; i++) {
+		out(b, "static inline uint32_t wl_op_%02u(uint32_t a, uint32_t b)\n{\n", i);
+		out(b, "\treturn ");
+		emit_expr(&g, 3);
+		out(b, " ^ (a + wl_rotl32(b, %uu));\n}\n\n", rng_range(&g.r, 1, 31));
+	}
+	out(b, "#endif\n");
 }
 
 static void gen_main(struct buf *b, unsigned scale)
@@ -1081,10 +1329,11 @@ static void gen_main(struct buf *b, unsigned scale)
 	unsigned i;
 
 	out(b, "/* main.c - runs every unit of the built-in workload once. */\n");
-	out(b, "#include <stdio.h>\n\n#include \"wl_base.h\"\n#include \"wl_units.h\"\n\n");
+	out(b, "#include <stdio.h>\n\n#include \"wl_base.h\"\n"
+	    "#include \"generated/wl_units.h\"\n\n");
 	out(b, "static uint32_t (*const units[])(uint32_t) = {\n");
 	for (i = 0; i < scale; i++)
-		out(b, "\tunit_%03u_run,\n", i);
+		out(b, "\tunit_%04u_run,\n", i);
 	out(b, "};\n\nint main(int argc, char **argv)\n{\n");
 	out(b, "\tuint32_t acc = (uint32_t)argc;\n\tsize_t i;\n\n\t(void)argv;\n");
 	out(b, "\tfor (i = 0; i < WL_ARRAY_SIZE(units); i++)\n");
@@ -1092,9 +1341,225 @@ static void gen_main(struct buf *b, unsigned scale)
 	out(b, "\tprintf(\"%%08lx\\n\", (unsigned long)acc);\n\treturn 0;\n}\n");
 }
 
-static void gen_makefile(struct buf *b, unsigned scale);
+/* ---- the build: kbuild's shape ----------------------------------------- */
 
-/* Every file but the units: fixed text or generated. */
+/* One make per directory, as kbuild's scripts/Makefile.build: compile the
+ * directory's objects, each followed by wl_fixdep, have a make of each
+ * subdirectory build its built-in.o, then combine them all into this
+ * directory's built-in.o (ld -r, as kbuild did before thin archives). */
+static const char *const makefile_build[] = {
+	"# Makefile.build - build the directory $(obj), as kbuild's Makefile.build does.",
+	"",
+	"obj-y :=",
+	"subdir-y :=",
+	"include $(obj)/Kbuild",
+	"",
+	"objs := $(addprefix $(obj)/,$(obj-y))",
+	"subdirs := $(addprefix $(obj)/,$(subdir-y))",
+	"subdir-builtins := $(addsuffix /built-in.o,$(subdirs))",
+	"",
+	"$(obj)/built-in.o: $(objs) $(subdir-builtins)",
+	"\t@echo '  LD      $@'",
+	"\t@$(CC) -nostdlib -r -o $@ $(objs) $(subdir-builtins)",
+	"",
+	"$(subdir-builtins): $(obj)/%/built-in.o: $(obj)/% ;",
+	"",
+	"$(subdirs):",
+	"\t@$(MAKE) -f scripts/Makefile.build obj=$@",
+	"",
+	"$(objs): $(obj)/%.o: $(obj)/%.c",
+	"\t@echo '  CC      $@'",
+	"\t@set -e; $(CC) $(WL_CFLAGS) -Wp,-MMD,$(@D)/.$(@F).d -c -o $@ $<; \\",
+	"\tscripts/wl_fixdep $(@D)/.$(@F).d $@ $(CC) $(WL_CFLAGS) -c -o $@ $< >$(@D)/.$(@F).cmd; \\",
+	"\trm -f $(@D)/.$(@F).d",
+	"",
+	".PHONY: $(subdirs)",
+	NULL
+};
+
+/* The kernel's scripts/basic/fixdep in small: a host program built first,
+ * run after every compile, that turns the compiler's dependency file into a
+ * .cmd file and reads every header the object depends on for the options
+ * it mentions. */
+static const char *const wl_fixdep_c[] = {
+	"/* wl_fixdep.c - the built-in workload's fixdep: the compiler's dependency file",
+	" * of TARGET to a .cmd file on stdout, with the options each header mentions. */",
+	"#include <ctype.h>",
+	"#include <stdio.h>",
+	"#include <stdlib.h>",
+	"#include <string.h>",
+	"",
+	"#define PREFIX \"WL_CONFIG_\"",
+	"#define MAX_NAMES 256",
+	"#define NAME_LEN 64",
+	"",
+	"static void die(const char *what)",
+	"{",
+	"\tperror(what);",
+	"\texit(1);",
+	"}",
+	"",
+	"static char *slurp(const char *path)",
+	"{",
+	"\tFILE *f = fopen(path, \"rb\");",
+	"\tsize_t cap = 0, n = 0, got;",
+	"\tchar *p = NULL;",
+	"",
+	"\tif (!f)",
+	"\t\tdie(path);",
+	"\tdo {",
+	"\t\tif (cap - n < 4096) {",
+	"\t\t\tcap = cap ? 2 * cap : 65536;",
+	"\t\t\tp = realloc(p, cap + 1);",
+	"\t\t\tif (!p)",
+	"\t\t\t\tdie(\"realloc\");",
+	"\t\t}",
+	"\t\tgot = fread(p + n, 1, cap - n, f);",
+	"\t\tn += got;",
+	"\t} while (got);",
+	"\tif (ferror(f))",
+	"\t\tdie(path);",
+	"\tfclose(f);",
+	"\tp[n] = '\\0';",
+	"\treturn p;",
+	"}",
+	"",
+	"static void use_config(const char *s, size_t n)",
+	"{",
+	"\tstatic char names[MAX_NAMES][NAME_LEN];",
+	"\tstatic unsigned count;",
+	"\tunsigned i;",
+	"",
+	"\tif (n >= NAME_LEN)",
+	"\t\treturn;",
+	"\tfor (i = 0; i < count; i++)",
+	"\t\tif (!strncmp(names[i], s, n) && !names[i][n])",
+	"\t\t\treturn;",
+	"\tif (count < MAX_NAMES) {",
+	"\t\tmemcpy(names[count], s, n);",
+	"\t\tnames[count++][n] = '\\0';",
+	"\t}",
+	"\tprintf(\"    $(wildcard include/config/\");",
+	"\tfor (i = 0; i < n; i++)",
+	"\t\tputchar(tolower((unsigned char)s[i]));",
+	"\tprintf(\") \\\\\\n\");",
+	"}",
+	"",
+	"static void scan(const char *p)",
+	"{",
+	"\tconst char *q = p, *s;",
+	"",
+	"\twhile ((q = strstr(q, PREFIX))) {",
+	"\t\ts = q + strlen(PREFIX);",
+	"\t\tfor (q = s; isalnum((unsigned char)*q) || *q == '_'; q++)",
+	"\t\t\t;",
+	"\t\tif (q > s)",
+	"\t\t\tuse_config(s, (size_t)(q - s));",
+	"\t}",
+	"}",
+	"",
+	"int main(int argc, char **argv)",
+	"{",
+	"\tconst char *sep = \" \\t\\r\\n\\\\\";",
+	"\tchar *dep, *tok, *file;",
+	"\tint i, first = 1;",
+	"",
+	"\tif (argc < 4) {",
+	"\t\tfprintf(stderr, \"usage: wl_fixdep DEPFILE TARGET COMMAND...\\n\");",
+	"\t\treturn 2;",
+	"\t}",
+	"\tprintf(\"savedcmd_%s :=\", argv[2]);",
+	"\tfor (i = 3; i < argc; i++)",
+	"\t\tprintf(\" %s\", argv[i]);",
+	"\tprintf(\"\\n\\n\");",
+	"\tdep = slurp(argv[1]);",
+	"\ttok = strchr(dep, ':');",
+	"\tif (!tok) {",
+	"\t\tfprintf(stderr, \"%s: no target\\n\", argv[1]);",
+	"\t\treturn 1;",
+	"\t}",
+	"\tfor (tok = strtok(tok + 1, sep); tok; tok = strtok(NULL, sep)) {",
+	"\t\tif (first)",
+	"\t\t\tprintf(\"source_%s := %s\\n\\ndeps_%s := \\\\\\n\", argv[2], tok, argv[2]);",
+	"\t\telse",
+	"\t\t\tprintf(\"  %s \\\\\\n\", tok);",
+	"\t\tfirst = 0;",
+	"\t\tfile = slurp(tok);",
+	"\t\tscan(file);",
+	"\t\tfree(file);",
+	"\t}",
+	"\tprintf(\"\\n%s: $(deps_%s)\\n\\n$(deps_%s):\\n\", argv[2], argv[2], argv[2]);",
+	"\tfree(dep);",
+	"\treturn fflush(stdout) || ferror(stdout) ? 1 : 0;",
+	"}",
+	NULL
+};
+
+static void out_dir_builtins(struct buf *b, const int *present, int top_only)
+{
+	unsigned d;
+
+	for (d = 0; d < NDIRS; d++)
+		if (present[d] && (!top_only || dir_parent(d) == NDIRS))
+			out(b, " \\\n\t%s%s", wl_dirs[d].path, top_only ? "" : "/built-in.o");
+}
+
+static void gen_makefile(struct buf *b, unsigned scale)
+{
+	int present[NDIRS];
+	unsigned i, ndirs = 0;
+
+	dirs_present(scale, present);
+	for (i = 0; i < NDIRS; i++)
+		ndirs += present[i] ? 1u : 0u;
+	out(b, "# Makefile - contest built-in workload v%d, %u units in %u directories "
+	    "(generated).\n", BUILTIN_VERSION, scale, ndirs);
+	out(b, "# As kbuild: a host tool first, then one make per directory "
+	    "(scripts/Makefile.build),\n# whose built-in.o are linked into $(PROG).\n\n");
+	out(b, "MAKEFLAGS += --no-print-directory\nCFLAGS ?= -O2\nPROG = wl_prog\n");
+	out(b, "WL_CFLAGS = $(CFLAGS) -Iinclude -include include/generated/autoconf.h\n");
+	out(b, "export CFLAGS WL_CFLAGS\n\nDIRS =");
+	out_dir_builtins(b, present, 1);
+	out(b, "\n\nBUILTINS =");
+	out_dir_builtins(b, present, 0);
+	out(b, "\n\nOBJS = \\\n\tinit/main.o \\\n\tlib/common.o");
+	for (i = 0; i < scale; i++)
+		out(b, " \\\n\t%s/unit_%04u.o", wl_dirs[unit_dir(i)].path, i);
+	out(b, "\n\nall: $(PROG)\n\n");
+	out(b, "scripts/wl_fixdep: scripts/wl_fixdep.c\n\t$(CC) -O2 -o $@ scripts/wl_fixdep.c\n\n");
+	out(b, "$(DIRS): scripts/wl_fixdep\n\t@$(MAKE) -f scripts/Makefile.build obj=$@\n\n");
+	out(b, "$(PROG): $(DIRS)\n\t@echo '  LD      $@'\n");
+	out(b, "\t@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(addsuffix /built-in.o,$(DIRS))\n\n");
+	out(b, "clean:\n\trm -f $(PROG) scripts/wl_fixdep $(BUILTINS) $(OBJS)\n");
+	out(b, "\trm -f $(foreach o,$(OBJS),$(dir $(o)).$(notdir $(o)).cmd "
+	    "$(dir $(o)).$(notdir $(o)).d)\n\n");
+	out(b, ".PHONY: all clean $(DIRS)\n");
+}
+
+/* DIR/Kbuild: the directory's objects and subdirectories. */
+static void gen_kbuild(struct buf *b, unsigned scale, unsigned d, const int *present)
+{
+	const char *path = wl_dirs[d].path;
+	unsigned i, e;
+
+	out(b, "# %s/Kbuild - generated by contest (built-in workload v%d).\n\nobj-y :=",
+	    path, BUILTIN_VERSION);
+	if (d == DIR_INIT)
+		out(b, " \\\n\tmain.o");
+	if (d == DIR_LIB)
+		out(b, " \\\n\tcommon.o");
+	for (i = 0; i < scale; i++)
+		if (unit_dir(i) == d)
+			out(b, " \\\n\tunit_%04u.o", i);
+	out(b, "\n\nsubdir-y :=");
+	for (e = d + 1; e < NDIRS; e++)
+		if (present[e] && dir_parent(e) == d)
+			out(b, " \\\n\t%s", wl_dirs[e].path + strlen(path) + 1);
+	out(b, "\n");
+}
+
+/* Every file but the units, the library headers and the Kbuild files:
+ * fixed text or generated. */
 static const struct file {
 	const char *name;
 	const char *const *lines;
@@ -1107,36 +1572,37 @@ static const struct file {
 	{ "include/wl_fixed.h", wl_fixed_h, NULL },
 	{ "include/wl_ops.h", NULL, gen_ops_header },
 	{ "include/wl_common.h", wl_common_h, NULL },
-	{ "include/wl_units.h", NULL, gen_units_header },
-	{ "src/common.c", common_c, NULL },
-	{ "src/main.c", NULL, gen_main },
+	{ "include/wl/kernel.h", NULL, gen_kernel_header },
+	{ "include/generated/autoconf.h", NULL, gen_autoconf },
+	{ "include/generated/wl_units.h", NULL, gen_units_header },
+	{ "scripts/Makefile.build", makefile_build, NULL },
+	{ "scripts/wl_fixdep.c", wl_fixdep_c, NULL },
+	{ "init/main.c", NULL, gen_main },
+	{ "lib/common.c", common_c, NULL },
 	{ "Makefile", NULL, gen_makefile },
 };
-
-static void gen_makefile(struct buf *b, unsigned scale)
-{
-	unsigned i;
-
-	out(b, "# Makefile - contest built-in workload v%d, %u units (generated).\n\n",
-	    BUILTIN_VERSION, scale);
-	out(b, "CFLAGS ?= -O2\nPROG = wl_prog\n\nHDRS =");
-	for (i = 0; i < COUNT(files); i++)
-		if (!strncmp(files[i].name, "include/", 8))
-			out(b, " \\\n\t%s", files[i].name);
-	out(b, "\n\nOBJS = \\\n\tsrc/main.o \\\n\tsrc/common.o");
-	for (i = 0; i < scale; i++)
-		out(b, " \\\n\tsrc/unit_%03u.o", i);
-	out(b, "\n\nall: $(PROG)\n\n");
-	out(b, "$(PROG): $(OBJS)\n\t$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS)\n\n");
-	out(b, "src/%%.o: src/%%.c $(HDRS)\n\t$(CC) $(CFLAGS) -Iinclude -c -o $@ $<\n\n");
-	out(b, "clean:\n\trm -f $(PROG) $(OBJS)\n\n.PHONY: all clean\n");
-}
 
 /* ---- the interface ----------------------------------------------------- */
 
 unsigned builtin_scale(int quick)
 {
 	return quick ? SCALE_QUICK : SCALE_DEFAULT;
+}
+
+static int gen_dirs(const char *dir, const int *present, char *why, size_t len)
+{
+	static const char *const fixed[] = {
+		"include", "include/wl", "include/generated", "scripts",
+	};
+	unsigned d;
+
+	for (d = 0; d < COUNT(fixed); d++)
+		if (make_dir(dir, fixed[d], why, len))
+			return -1;
+	for (d = 0; d < NDIRS; d++)
+		if (present[d] && make_dir(dir, wl_dirs[d].path, why, len))
+			return -1;
+	return 0;
 }
 
 static int gen_fixed(struct buf *b, const char *dir, unsigned scale,
@@ -1156,16 +1622,48 @@ static int gen_fixed(struct buf *b, const char *dir, unsigned scale,
 	return 0;
 }
 
+static int gen_library(struct buf *b, const char *dir, char *why, size_t len)
+{
+	char name[32];
+	unsigned h;
+
+	for (h = 0; h < NHDRS; h++) {
+		snprintf(name, sizeof(name), "include/wl/h%03u.h", h);
+		buf_reset(b);
+		gen_lib_header(b, h);
+		if (write_file(dir, name, b, why, len))
+			return -1;
+	}
+	return 0;
+}
+
+static int gen_kbuilds(struct buf *b, const char *dir, unsigned scale, const int *present,
+		       char *why, size_t len)
+{
+	char name[64];
+	unsigned d;
+
+	for (d = 0; d < NDIRS; d++) {
+		if (!present[d])
+			continue;
+		snprintf(name, sizeof(name), "%s/Kbuild", wl_dirs[d].path);
+		buf_reset(b);
+		gen_kbuild(b, scale, d, present);
+		if (write_file(dir, name, b, why, len))
+			return -1;
+	}
+	return 0;
+}
+
 static int gen_units(struct buf *b, const char *dir, unsigned scale,
 		     char *why, size_t len)
 {
-	char name[32];
+	char name[64];
 	unsigned i;
 
 	for (i = 0; i < scale; i++) {
-		snprintf(name, sizeof(name), "src/unit_%03u.c", i);
 		buf_reset(b);
-		gen_unit(b, i);
+		gen_unit(b, i, name, sizeof(name));
 		if (write_file(dir, name, b, why, len))
 			return -1;
 	}
@@ -1174,16 +1672,22 @@ static int gen_units(struct buf *b, const char *dir, unsigned scale,
 
 int builtin_generate(const char *dir, unsigned scale, char *why, size_t len)
 {
+	int present[NDIRS];
 	struct buf b;
 	int rc;
 
 	if (scale < 1 || scale > SCALE_MAX)
 		return whyf(why, len, "scale %u out of range (1-%u)", scale, SCALE_MAX);
-	if (make_dir(dir, "include", why, len) || make_dir(dir, "src", why, len))
+	dirs_present(scale, present);
+	if (gen_dirs(dir, present, why, len))
 		return -1;
 	if (buf_init(&b))
 		return whyf(why, len, "generate: %s", strerror(ENOMEM));
 	rc = gen_fixed(&b, dir, scale, why, len);
+	if (!rc)
+		rc = gen_library(&b, dir, why, len);
+	if (!rc)
+		rc = gen_kbuilds(&b, dir, scale, present, why, len);
 	if (!rc)
 		rc = gen_units(&b, dir, scale, why, len);
 	free(b.p);
