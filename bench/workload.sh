@@ -20,6 +20,13 @@
 # scratch directory of our own, removed on exit.
 #
 # Usage: bench/workload.sh [options] [builtin | kernel:DIR]   (default builtin)
+#
+# With --ratios kernel:DIR it compares the workloads instead: each round runs
+# a session `contest -n 1 noload LOAD...` for builtin and one for the kernel
+# tree (the side that goes first alternating), and it prints each load's
+# Ratio (its Time / the same session's noload Time) for both, side by side,
+# with the load's CPU share (load CPU seconds / build seconds).
+#
 # Run it as root from the build directory, or set CONTEST=path/to/contest.
 
 set -u
@@ -42,6 +49,9 @@ Usage: $0 [options] [builtin | kernel:DIR]
       --kconfig T    kernel: the *config target (default $kconfig)
       --target T     kernel: the make target (default $target)
       --dir DIR      where the scratch directory goes (default: the current directory)
+      --ratios       compare the loads' Ratios of builtin and kernel:DIR (given last)
+      --loads 'L...' --ratios: the loads (default: process_load ctar_load io_load)
+      --io-size S    --ratios: io_load's file size on both sides (default 1G)
   -h, --help         this help
 The contest binary: \$CONTEST, else ./contest.
 EOF
@@ -53,6 +63,9 @@ die() {
 }
 
 quick=
+ratios=
+loads="process_load ctar_load io_load"
+io_size=1G
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n|--rounds) rounds=${2:?}; shift ;;
@@ -62,6 +75,9 @@ while [ $# -gt 0 ]; do
 	--kconfig) kconfig=${2:?}; shift ;;
 	--target) target=${2:?}; shift ;;
 	--dir) base=${2:?}; shift ;;
+	--ratios) ratios=1 ;;
+	--loads) loads=${2:?}; shift ;;
+	--io-size) io_size=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
@@ -83,6 +99,87 @@ trap 'exit 130' INT TERM
 cp "$contest" "$scratch/contest" || exit 1
 contest_shown=$contest
 contest=$scratch/contest
+
+# ---- --ratios: builtin against a kernel tree, load by load --------------------
+if [ -n "$ratios" ]; then
+	case $workload in
+	kernel:*) ;;
+	*) die "--ratios wants kernel:DIR" ;;
+	esac
+	[ -n "$quick" ] && scale=${scale:-24}
+	bopts=(-w builtin)
+	[ -n "$scale" ] && bopts+=(--scale "$scale")
+	kopts=(-w "$workload" --kconfig "$kconfig" --target "$target")
+	common=(-n 1 -j "$jobs" --io-size "$io_size" --work-dir "$scratch/work")
+	session() {	# session SIDE OPTS...: one contest session into SCRATCH/res-SIDE
+		local side=$1
+		shift
+		"$contest" "$@" "${common[@]}" -d "$scratch/res-$side" -k "$side" --quiet \
+			noload $loads >/dev/null 2>"$scratch/$side.err" ||
+			die "contest ($side) failed: $(tail -n 5 "$scratch/$side.err")"
+		echo "  $side:$(last_session "$side")"
+	}
+	# ratios_of SIDE: per session and load: SIDE LOAD SESSION Ratio CPU-share noload-s
+	# load-CPU/build-CPU (the last is measured within the run, so the other
+	# users of the machine change it far less than the Ratio)
+	# (the Ratio divides by the same session's noload Time)
+	ratios_of() {
+		local side=$1
+		grep -h '^run ' "$scratch/res-$side"/*.results | awk -v side="$side" '
+		function f(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+		{ s = f("session"); t = f("type"); e = f("elapsed_ns")
+		  if (f("valid") != 1) next
+		  if (t == "noload") { nl[s] = e; next }
+		  el[s, t] = e; share[s, t] = (f("load_user_ns") + f("load_sys_ns")) / e
+		  b = f("user_ns") + f("sys_ns"); rel[s, t] = b ? (f("load_user_ns") + f("load_sys_ns")) / b : 0
+		  ts[t] = 1; ss[s] = 1 }
+		END { for (t in ts) for (s in ss) if ((s, t) in el && nl[s])
+			printf "%s %s %s %.4f %.4f %.2f %.4f\n", side, t, s, el[s, t] / nl[s], share[s, t], nl[s] / 1e9, rel[s, t] }'
+	}
+	last_session() {	# last_session SIDE: the Ratios of its latest session, on one line
+		local s
+		s=$(grep -h '^run ' "$scratch/res-$1"/*.results | tail -n 1 | sed 's/.* session=\([^ ]*\) .*/\1/')
+		ratios_of "$1" | awk -v s="$s" '$3 == s { printf " %s %.2f (load/build CPU %.2f);", $2, $4, $7; nl = $6 } END { printf " noload %.1f s\n", nl }'
+	}
+	echo "workload.sh --ratios: builtin${scale:+ --scale $scale} against $workload ($kconfig, $target), -j$jobs, $rounds rounds"
+	echo "loads: $loads; io-size $io_size; $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs"
+	echo "contest: $contest_shown ($("$contest" --version)); load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
+	t0=$(date +%s)
+	for r in $(seq 1 "$rounds"); do
+		if [ $((r % 2)) = 1 ]; then
+			session builtin "${bopts[@]}"; session kernel "${kopts[@]}"
+			echo "round $r (builtin first) done at $(($(date +%s) - t0)) s, load average $(cut -d' ' -f1 /proc/loadavg)"
+		else
+			session kernel "${kopts[@]}"; session builtin "${bopts[@]}"
+			echo "round $r (kernel first) done at $(($(date +%s) - t0)) s, load average $(cut -d' ' -f1 /proc/loadavg)"
+		fi
+	done
+	ratios_of builtin >"$scratch/ratios"
+	ratios_of kernel >>"$scratch/ratios"
+	echo
+	printf "%-14s %-22s %-22s %s\n" load "builtin Ratio (rounds)" "kernel Ratio (rounds)" "builtin/kernel"
+	for l in $loads; do
+		b=$(awk -v l="$l" '$1 == "builtin" && $2 == l { printf "%s%.2f", n++ ? " " : "", $4 }' "$scratch/ratios")
+		k=$(awk -v l="$l" '$1 == "kernel" && $2 == l { printf "%s%.2f", n++ ? " " : "", $4 }' "$scratch/ratios")
+		bm=$(awk -v l="$l" '$1 == "builtin" && $2 == l { s += $4; n++ } END { if (n) printf "%.2f", s / n }' "$scratch/ratios")
+		km=$(awk -v l="$l" '$1 == "kernel" && $2 == l { s += $4; n++ } END { if (n) printf "%.2f", s / n }' "$scratch/ratios")
+		printf "%-14s %-22s %-22s %s\n" "$l" "$bm ($b)" "$km ($k)" \
+			"$(awk -v a="$bm" -v b="$km" 'BEGIN { if (a && b) printf "%.2f", a / b; else print "-" }')"
+	done
+	echo
+	echo "the load's CPU time / the build's CPU time in the loaded run (mean of rounds), and noload Times:"
+	for side in builtin kernel; do
+		printf "  %-8s" "$side"
+		for l in $loads; do
+			printf " %s %s" "$l" "$(awk -v l="$l" -v sd="$side" '$1 == sd && $2 == l { s += $7; n++ } END { if (n) printf "%.2f", s / n }' "$scratch/ratios")"
+		done
+		printf "; noload %s s\n" "$(awk -v sd="$side" '$1 == sd { if (!($3 in seen)) { seen[$3] = 1; printf "%s%.1f", n++ ? " " : "", $6 } }' "$scratch/ratios")"
+	done
+	echo "builtin: contest ${bopts[*]} ${common[*]//$scratch/SCRATCH} -d SCRATCH/res-builtin -k builtin noload $loads"
+	echo "kernel:  contest ${kopts[*]} ${common[*]//$scratch/SCRATCH} -d SCRATCH/res-kernel -k kernel noload $loads"
+	echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at end; $(($(date +%s) - t0)) s in all"
+	exit 0
+fi
 
 flush() {
 	sync
