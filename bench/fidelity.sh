@@ -442,7 +442,7 @@ stock_describe() {
 	io_load) echo "dd if=/dev/zero bs=1M count=$(mib "$io_size") conv=fdatasync; rm" ;;
 	read_load) echo "cat FILE >/dev/null ($(gib "$io_size"), through the cache)" ;;
 	list_load) echo "ls -lRa / >/dev/null" ;;
-	mem_load) echo "stress-ng --vm 1 --vm-bytes $(mib "$mem_size")M --vm-keep --vm-method write64 on zram swap" ;;
+	mem_load) echo "stress-ng --vm 1 --vm-bytes $(mib "$mem_size")M --vm-keep --vm-method swap on zram swap" ;;
 	esac
 }
 
@@ -463,7 +463,7 @@ dd_ring() {
 start_stock() {
 	case $1 in
 	process_load) (trap - EXIT INT TERM; dd_ring) </dev/null & ;;
-	mem_load) stress-ng --vm 1 --vm-bytes "$mem_size" --vm-keep --vm-method write64 \
+	mem_load) stress-ng --vm 1 --vm-bytes "$mem_size" --vm-keep --vm-method swap \
 			--vm-madvise nohugepage --oomable -t 86400 >"$scratch/stress.out" 2>&1 </dev/null & ;;
 	*) (trap - EXIT INT TERM; while :; do stock_once "$1"; done) </dev/null & ;;
 	esac

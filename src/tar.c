@@ -1294,6 +1294,8 @@ static int tx_file(struct tx *x, mode_t mode, const struct timespec *mtime,
 		return whyf(x->why, x->len, "open %s/%s: %s", x->dest,
 			    x->name.s, strerror(errno));
 	rc = tx_data(x, size, fd, NULL);
+	if (!rc && x->hooks && x->hooks->file_written)
+		x->hooks->file_written(x->hooks->arg, fd);
 	/* set-user/group-ID bits are not restored on files */
 	if (!rc && fchmod(fd, mode & 01777))
 		rc = whyf(x->why, x->len, "chmod %s/%s: %s", x->dest,

@@ -12,6 +12,9 @@ struct tar_hooks {
 	void (*progress)(void *arg, uint64_t bytes);
 	/* nonzero: stop as soon as possible */
 	int (*stop)(void *arg);
+	/* tar_extract: a regular file's data is written, fd still open (may
+	 * be NULL) */
+	void (*file_written)(void *arg, int fd);
 	void *arg;
 };
 
