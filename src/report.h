@@ -1,5 +1,6 @@
 /* report.h - the contest tables: cells from stored runs, their statistics,
- * and the printers (text and markdown tables, csv and json data). */
+ * and the printers (text and markdown tables, csv and json data; one a file,
+ * src/report-*.c, registered in report.c). */
 #ifndef CONTEST_REPORT_H
 #define CONTEST_REPORT_H
 
