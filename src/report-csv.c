@@ -12,7 +12,7 @@
 
 /* A CSV field (RFC 4180): quoted when it holds a comma, a quote, a line
  * break or a space at an end, quotes doubled. */
-static void csv_str(FILE *f, const char *s, int first)
+void csv_str(FILE *f, const char *s, int first)
 {
 	size_t n = strlen(s);
 
@@ -31,12 +31,12 @@ static void csv_str(FILE *f, const char *s, int first)
 	fputc('"', f);
 }
 
-static void csv_num(FILE *f, double v)
+void csv_num(FILE *f, double v)
 {
 	report_put_num(f, v, ",", "");
 }
 
-static void csv_test(FILE *f, const struct sigtest *t)
+void csv_test(FILE *f, const struct sigtest *t)
 {
 	double v[REPORT_NTEST];
 

@@ -62,6 +62,21 @@ char *report_row_value(const struct report *r, const struct report_row *g, const
 char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
 			size_t *count);
 
+/* ---- the formats' own pieces, for the latency tables (report-latency.c) ---- */
+
+/* A JSON string (NULL: null), a number (NaN: null), a test as an object. */
+void json_str(FILE *f, const char *str);
+void json_num(FILE *f, double v);
+void json_test(FILE *f, const struct sigtest *t);
+/* A CSV field, after a comma unless first; a number after a comma (NaN:
+ * empty); a test's t, df, p, p_holm, significant and why untested. */
+void csv_str(FILE *f, const char *s, int first);
+void csv_num(FILE *f, double v);
+void csv_test(FILE *f, const struct sigtest *t);
+/* Markdown text, escaped, padded to width; n dashes. */
+void md_text(FILE *f, const char *s, int width);
+void md_dashes(FILE *f, int n);
+
 /* ---- the tables (text and markdown) ---- */
 
 #define REPORT_MAX_COLUMNS 16

@@ -30,7 +30,7 @@ static size_t utf8_len(const unsigned char *s)
 
 /* A JSON string: quotes, backslashes and control characters escaped, valid
  * UTF-8 kept, any other byte replaced by U+FFFD. */
-static void json_str(FILE *f, const char *str)
+void json_str(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
@@ -61,7 +61,7 @@ static void json_str(FILE *f, const char *str)
 	fputc('"', f);
 }
 
-static void json_num(FILE *f, double v)
+void json_num(FILE *f, double v)
 {
 	report_put_num(f, v, "", "null");
 }
@@ -75,7 +75,7 @@ static void json_nums(FILE *f, const char *const *names, const double *v, size_t
 	}
 }
 
-static void json_test(FILE *f, const struct sigtest *t)
+void json_test(FILE *f, const struct sigtest *t)
 {
 	double v[REPORT_NTEST];
 

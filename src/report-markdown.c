@@ -9,7 +9,7 @@
 
 /* Text in markdown (a label or type in a table, a note): | and markup
  * escaped, padded to width. */
-static void md_text(FILE *f, const char *s, int width)
+void md_text(FILE *f, const char *s, int width)
 {
 	int n = 0;
 
@@ -23,7 +23,7 @@ static void md_text(FILE *f, const char *s, int width)
 	fprintf(f, "%*s", width > n ? width - n : 0, "");
 }
 
-static void dashes(FILE *f, int n)
+void md_dashes(FILE *f, int n)
 {
 	while (n-- > 0)
 		fputc('-', f);
@@ -54,10 +54,10 @@ static void md_table(FILE *f, const struct report *r, size_t t, struct report_ta
 	for (size_t c = 0; c < ncols; c++)
 		fprintf(f, " %*s |", width[c], tb->head[c]);
 	fputs("\n|:", f);
-	dashes(f, w);
+	md_dashes(f, w);
 	fputs("-|", f);
 	for (size_t c = 0; c < ncols; c++) {
-		dashes(f, width[c] + 1);
+		md_dashes(f, width[c] + 1);
 		fputs(":|", f);
 	}
 	fputc('\n', f);

@@ -103,19 +103,28 @@ static int has_load(const char *type)
 /* ---- cells --------------------------------------------------------------- */
 
 /* The runs of a cell: a label's valid runs of one type, of one workload
- * (NULL: any) and session configuration (-1: any). */
+ * (NULL: any), session configuration and probe (-1: any). */
 struct sel {
 	const char *label;
 	const char *type;
 	const char *identity;
 	int load_session;
+	int probe;
 };
 
 static int selected(const struct run *u, const struct sel *s)
 {
 	return u->valid && !strcmp(u->label, s->label) && !strcmp(u->type, s->type) &&
 	       (!s->identity || !strcmp(u->workload, s->identity)) &&
-	       (s->load_session < 0 || u->load_session == s->load_session);
+	       (s->load_session < 0 || u->load_session == s->load_session) &&
+	       (s->probe < 0 || (u->probe != NULL) == s->probe);
+}
+
+/* Whether run u belongs to row g: its label, workload and configuration. */
+int report_row_has(const struct report_row *g, const struct run *u)
+{
+	return u->valid && !strcmp(u->label, g->label) && !strcmp(u->workload, g->identity) &&
+	       u->load_session == g->load_session && (u->probe != NULL) == g->probe;
 }
 
 /* The figures of a run, as the cell summarises them. */
@@ -203,8 +212,7 @@ static int has_session(const struct store *st, const struct report_row *g, const
 	for (size_t i = 0; i < st->nruns; i++) {
 		const struct run *u = &st->runs[i];
 
-		if (u->valid && !strcmp(u->session, session) && !strcmp(u->label, g->label) &&
-		    !strcmp(u->workload, g->identity) && u->load_session == g->load_session)
+		if (!strcmp(u->session, session) && report_row_has(g, u))
 			return 1;
 	}
 	return 0;
@@ -229,7 +237,8 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 				continue;
 			for (size_t k = first; k < n && !seen; k++)
 				seen = !strcmp(g[k].identity, u->workload) &&
-				       g[k].load_session == u->load_session;
+				       g[k].load_session == u->load_session &&
+				       g[k].probe == (u->probe != NULL);
 			if (seen)
 				continue;
 			g = xrealloc(g, (n + 1) * sizeof(*g));
@@ -237,6 +246,7 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 			g[n].label = labels[l];
 			g[n].identity = u->workload;
 			g[n].load_session = u->load_session;
+			g[n].probe = u->probe != NULL;
 			n++;
 		}
 		for (size_t k = first; k < n; k++)
@@ -249,10 +259,7 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 		for (size_t i = 0; i < st->nruns; i++) {
 			const struct run *u = &st->runs[i];
 
-			if (!u->valid || strcmp(u->label, g[k].label) ||
-			    strcmp(u->workload, g[k].identity) ||
-			    u->load_session != g[k].load_session ||
-			    has(seen, g[k].nsessions, u->session))
+			if (!report_row_has(&g[k], u) || has(seen, g[k].nsessions, u->session))
 				continue;
 			seen = xrealloc(seen, (g[k].nsessions + 1) * sizeof(*seen));
 			seen[g[k].nsessions++] = u->session;
@@ -339,8 +346,8 @@ static void session_ratio(const struct store *st, struct report *r, size_t g, si
 {
 	struct report_row *row = &r->rows[g];
 	struct cell *c = cell_at(r, g, t);
-	struct sel ls = { row->label, r->types[t], row->identity, row->load_session };
-	struct sel ns = { row->label, "noload", row->identity, row->load_session };
+	struct sel ls = { row->label, r->types[t], row->identity, row->load_session, row->probe };
+	struct sel ns = { row->label, "noload", row->identity, row->load_session, row->probe };
 	double *lv = xcalloc(st->nruns + 1, sizeof(double));
 	double *nv = xcalloc(st->nruns + 1, sizeof(double));
 	struct strata l = { 0 }, nl = { 0 };
@@ -397,7 +404,7 @@ static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 	const struct report_row *row = &r->rows[g];
 	struct cell *c = cell_at(r, g, t), nl;
 	struct sel s = { r->ratio_base ? r->ratio_base : row->label, "noload", row->identity,
-			 row->load_session };
+			 row->load_session, row->probe };
 
 	if (!r->ratio_base && !r->pool_noload) {
 		session_ratio(st, r, g, t);
@@ -471,7 +478,7 @@ static void significance(const struct store *st, struct report *r)
 		r->compared++;
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct cell *c = cell_at(r, g, t), ref;
-			struct sel s = { r->test_base, r->types[t], row->identity, 0 };
+			struct sel s = { r->test_base, r->types[t], row->identity, 0, row->probe };
 
 			if (!c->n)
 				continue;
@@ -555,7 +562,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	select_labels(st, o, r);
 	select_types(st, r);
 	if (o->baseline) {
-		struct sel s = { o->baseline, "noload", NULL, -1 };
+		struct sel s = { o->baseline, "noload", NULL, -1, -1 };
 		struct cell b;
 
 		fill_cell(st, &s, &b);
@@ -580,7 +587,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	for (size_t g = 0; g < r->nrows; g++) {
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct sel s = { r->rows[g].label, r->types[t], r->rows[g].identity,
-					 r->rows[g].load_session };
+					 r->rows[g].load_session, r->rows[g].probe };
 
 			fill_cell(st, &s, cell_at(r, g, t));
 			if (cell_at(r, g, t)->n)
@@ -720,8 +727,7 @@ static char *row_flush(const struct report *r, const struct report_row *g, size_
 	for (size_t i = 0; i < r->st->nruns; i++) {
 		const struct run *u = &r->st->runs[i];
 
-		if (u->valid && !strcmp(u->label, g->label) && !strcmp(u->workload, g->identity) &&
-		    u->load_session == g->load_session && strcmp(u->flush, "none"))
+		if (report_row_has(g, u) && strcmp(u->flush, "none"))
 			add_value(&vals, &n, printable(xstrdup(flush_scope(u->flush))));
 	}
 	*count = n;
@@ -744,6 +750,8 @@ char *report_row_value(const struct report *r, const struct report_row *g, const
 		return xstrdup(g->identity);
 	if (!strcmp(key, "load_session"))
 		return xstrdup(g->load_session ? "yes" : "no");
+	if (!strcmp(key, "probe"))
+		return xstrdup(g->probe ? "yes" : "no");
 	if (!strcmp(key, "flush") && !raw)
 		return row_flush(r, g, count);
 	for (size_t e = 0; e < g->nenvs; e++) {
@@ -765,7 +773,7 @@ char *report_cell_param(const struct report *r, size_t g, size_t t, const char *
 			size_t *count)
 {
 	const struct report_row *row = &r->rows[g];
-	struct sel s = { row->label, r->types[t], row->identity, row->load_session };
+	struct sel s = { row->label, r->types[t], row->identity, row->load_session, row->probe };
 	char **vals = NULL;
 	size_t n = 0;
 
@@ -820,9 +828,7 @@ char **report_param_keys(const struct report *r, size_t t, size_t *n)
 		if (!u->valid || (t < r->ntypes && strcmp(u->type, r->types[t])))
 			continue;
 		for (size_t g = 0; g < r->nrows && !shown; g++)
-			shown = !strcmp(u->label, r->rows[g].label) &&
-				!strcmp(u->workload, r->rows[g].identity) &&
-				u->load_session == r->rows[g].load_session;
+			shown = report_row_has(&r->rows[g], u);
 		for (size_t k = 0; shown && k < u->params.n; k++)
 			add_key(&keys, n, u->params.kv[k].key);
 	}
@@ -835,11 +841,13 @@ static void print_splits(struct report_out *o, const struct report *r)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
 		size_t k = i;
-		int sessions = r->rows[i].load_session;
+		int sessions = r->rows[i].load_session | r->rows[i].probe;
 		char *line = NULL;
 
-		while (k + 1 < r->nrows && r->rows[k + 1].label == r->rows[i].label)
-			sessions |= r->rows[++k].load_session;
+		while (k + 1 < r->nrows && r->rows[k + 1].label == r->rows[i].label) {
+			k++;
+			sessions |= r->rows[k].load_session | r->rows[k].probe;
+		}
 		if (k > i) {
 			for (size_t j = i; j <= k; j++)
 				append(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
@@ -891,12 +899,13 @@ static void print_differences(struct report_out *o, const struct report *r)
 {
 	char **keys = NULL, **vals = xcalloc(r->nrows, sizeof(*vals));
 	size_t nkeys = 0, *count = xcalloc(r->nrows, sizeof(*count));
-	int decomposed = 1, header = 0, sessions = 0;
+	int decomposed = 1, header = 0, sessions = 0, probes = 0;
 
 	add_key(&keys, &nkeys, "workload");
 	add_key(&keys, &nkeys, "flush");
 	for (size_t i = 0; i < r->nrows; i++) {
 		sessions |= r->rows[i].load_session;
+		probes |= r->rows[i].probe;
 		if (!r->rows[i].nenvs)
 			decomposed = 0;
 		for (size_t e = 0; e < r->rows[i].nenvs; e++) {
@@ -911,6 +920,8 @@ static void print_differences(struct report_out *o, const struct report *r)
 	}
 	if (sessions)
 		add_key(&keys, &nkeys, "load_session");
+	if (probes)
+		add_key(&keys, &nkeys, "probe");
 	for (size_t k = 0; k < nkeys; k++) {
 		if (!strcmp(keys[k], "workload") && decomposed)
 			continue;
@@ -1307,6 +1318,12 @@ int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 
 	if (report_build(st, o, &r, why, len))
 		return -1;
+	if (o->latency) {
+		int rc = report_latency_print(f, &r, o->format, why, len);
+
+		report_free(&r);
+		return rc;
+	}
 	printers[o->format]->print(f, &r, o);
 	if (r.unmatched)
 		msg("baseline '%s' has no noload run of the workload of some rows: their "
