@@ -21,7 +21,7 @@ enum {
 	OPT_WORK_DIR = 256, OPT_QUICK, OPT_SCALE, OPT_LEAD_TIME, OPT_BASELINE,
 	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE,
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
-	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS,
+	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS, OPT_LATENCY,
 	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET, OPT_POOL_NOLOAD, OPT_SWAP,
 	OPT_PROBE,
 };
@@ -77,6 +77,8 @@ static const struct opt {
 	  "show the spread: Time's sd, the Ratio's 95% interval" },
 	{ OPT_COLUMNS, "columns", NULL, CMD_REPORT,
 	  "add Loads/s, CPU+L%, idle%, iowait%, faults, swap-ins, swap-outs" },
+	{ OPT_LATENCY, "latency", NULL, CMD_REPORT | CMD_PLOT,
+	  "the latency probe's figures: report p50/p99/p99.9/max, Miss%; plot p99" },
 	{ OPT_ALPHA, "alpha", "P", CMD_REPORT | CMD_PLOT,
 	  "significance level of the tests (default 0.05)" },
 	{ OPT_FORMAT, "format", "FORMAT", CMD_REPORT,
@@ -361,6 +363,9 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		return 0;
 	case OPT_STATS:
 		cfg->stats = 1;
+		return 0;
+	case OPT_LATENCY:
+		cfg->latency = 1;
 		return 0;
 	case OPT_COLUMNS:
 		cfg->columns = 1;

@@ -43,6 +43,7 @@ struct config {
 	int pool_noload;        /* --pool-noload */
 	int stats;              /* --stats */
 	int columns;            /* --columns */
+	int latency;            /* --latency */
 	double alpha;           /* --alpha */
 	const char *format;     /* --format */
 	double seconds;         /* load -t */

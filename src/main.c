@@ -26,6 +26,7 @@ static struct report_opts report_opts_of(const struct config *cfg)
 		.baseline = cfg->baseline, .pool_noload = cfg->pool_noload,
 		.labels = cfg->args, .nlabels = (size_t)cfg->nargs,
 		.stats = cfg->stats, .columns = cfg->columns, .alpha = cfg->alpha,
+		.latency = cfg->latency,
 	};
 
 	if (cfg->format)
@@ -73,7 +74,14 @@ static int cmd_plot(struct config *cfg)
 	if (load_results(cfg, &st))
 		return 1;
 	if (report_build(&st, &o, &r, why, sizeof(why)) == 0) {
-		ret = plot_write(cfg->output, &r, why, sizeof(why));
+		struct latency l;
+
+		if (!o.latency)
+			ret = plot_write(cfg->output, &r, NULL, why, sizeof(why));
+		else if ((ret = latency_build(&r, &l, why, sizeof(why))) == 0) {
+			ret = plot_write(cfg->output, &r, &l, why, sizeof(why));
+			latency_free(&l);
+		}
 		report_free(&r);
 	} else {
 		ret = -1;

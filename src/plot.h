@@ -1,4 +1,5 @@
-/* plot.h - the chart: the Ratio of every run type as a self-contained SVG. */
+/* plot.h - the charts: the Ratio of every run type, or the probe's p99, as a
+ * self-contained SVG. */
 #ifndef CONTEST_PLOT_H
 #define CONTEST_PLOT_H
 
@@ -13,8 +14,15 @@
  * data-ratio attributes.  Returns what fprintf's ferror says: 0 or -1. */
 int plot_svg(FILE *f, const struct report *r);
 
-/* plot_svg into path (path.tmp, then renamed over it), or stdout when path
- * is NULL or "-".  0, or -1 with why. */
-int plot_write(const char *path, const struct report *r, char *why, size_t len);
+/* The latency probe's chart (contest plot --latency): a panel per probe
+ * task, in each a group per run type and a bar per row with the probe, its
+ * p99 wakeup latency in ms (data-p99), whiskers from the lowest to the
+ * highest run's own p99, a '*' over a bar that differs significantly. */
+int plot_latency_svg(FILE *f, const struct report *r, const struct latency *l);
+
+/* plot_svg (l NULL) or plot_latency_svg into path (path.tmp, then renamed
+ * over it), or stdout when path is NULL or "-".  0, or -1 with why. */
+int plot_write(const char *path, const struct report *r, const struct latency *l, char *why,
+	       size_t len);
 
 #endif

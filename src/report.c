@@ -1,5 +1,6 @@
-/* report.c - the contest tables: cells from stored runs, their statistics,
- * and the printers (text and markdown tables, csv and json data). */
+/* report.c - the contest report's model: cells from stored runs, their
+ * statistics, the notes and differences under the tables, and the registry
+ * of formats (one printer a file, src/report-*.c). */
 #include "config.h"
 
 #include <math.h>
@@ -11,6 +12,7 @@
 
 #include "flush.h"
 #include "report.h"
+#include "report-format.h"
 #include "runtype.h"
 #include "stats.h"
 #include "util.h"
@@ -18,13 +20,15 @@
 #define LABEL_WIDTH 20
 #define ALPHA_DEFAULT 0.05
 
+/* Every format, in enum report_format's order. */
+static const struct report_printer *const printers[] = {
+	&report_format_text, &report_format_markdown, &report_format_csv, &report_format_json,
+};
+
 int report_format_parse(const char *name, enum report_format *out)
 {
-	/* in enum report_format's order */
-	static const char *const names[] = { "text", "markdown", "csv", "json" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(name, names[i])) {
+	for (size_t i = 0; i < ARRAY_SIZE(printers); i++) {
+		if (!strcmp(name, printers[i]->name)) {
 			*out = (enum report_format)i;
 			return 0;
 		}
@@ -99,19 +103,28 @@ static int has_load(const char *type)
 /* ---- cells --------------------------------------------------------------- */
 
 /* The runs of a cell: a label's valid runs of one type, of one workload
- * (NULL: any) and session configuration (-1: any). */
+ * (NULL: any), session configuration and probe (-1: any). */
 struct sel {
 	const char *label;
 	const char *type;
 	const char *identity;
 	int load_session;
+	int probe;
 };
 
 static int selected(const struct run *u, const struct sel *s)
 {
 	return u->valid && !strcmp(u->label, s->label) && !strcmp(u->type, s->type) &&
 	       (!s->identity || !strcmp(u->workload, s->identity)) &&
-	       (s->load_session < 0 || u->load_session == s->load_session);
+	       (s->load_session < 0 || u->load_session == s->load_session) &&
+	       (s->probe < 0 || (u->probe != NULL) == s->probe);
+}
+
+/* Whether run u belongs to row g: its label, workload and configuration. */
+int report_row_has(const struct report_row *g, const struct run *u)
+{
+	return u->valid && !strcmp(u->label, g->label) && !strcmp(u->workload, g->identity) &&
+	       u->load_session == g->load_session && (u->probe != NULL) == g->probe;
 }
 
 /* The figures of a run, as the cell summarises them. */
@@ -199,8 +212,7 @@ static int has_session(const struct store *st, const struct report_row *g, const
 	for (size_t i = 0; i < st->nruns; i++) {
 		const struct run *u = &st->runs[i];
 
-		if (u->valid && !strcmp(u->session, session) && !strcmp(u->label, g->label) &&
-		    !strcmp(u->workload, g->identity) && u->load_session == g->load_session)
+		if (!strcmp(u->session, session) && report_row_has(g, u))
 			return 1;
 	}
 	return 0;
@@ -225,7 +237,8 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 				continue;
 			for (size_t k = first; k < n && !seen; k++)
 				seen = !strcmp(g[k].identity, u->workload) &&
-				       g[k].load_session == u->load_session;
+				       g[k].load_session == u->load_session &&
+				       g[k].probe == (u->probe != NULL);
 			if (seen)
 				continue;
 			g = xrealloc(g, (n + 1) * sizeof(*g));
@@ -233,6 +246,7 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 			g[n].label = labels[l];
 			g[n].identity = u->workload;
 			g[n].load_session = u->load_session;
+			g[n].probe = u->probe != NULL;
 			n++;
 		}
 		for (size_t k = first; k < n; k++)
@@ -245,10 +259,7 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 		for (size_t i = 0; i < st->nruns; i++) {
 			const struct run *u = &st->runs[i];
 
-			if (!u->valid || strcmp(u->label, g[k].label) ||
-			    strcmp(u->workload, g[k].identity) ||
-			    u->load_session != g[k].load_session ||
-			    has(seen, g[k].nsessions, u->session))
+			if (!report_row_has(&g[k], u) || has(seen, g[k].nsessions, u->session))
 				continue;
 			seen = xrealloc(seen, (g[k].nsessions + 1) * sizeof(*seen));
 			seen[g[k].nsessions++] = u->session;
@@ -335,8 +346,8 @@ static void session_ratio(const struct store *st, struct report *r, size_t g, si
 {
 	struct report_row *row = &r->rows[g];
 	struct cell *c = cell_at(r, g, t);
-	struct sel ls = { row->label, r->types[t], row->identity, row->load_session };
-	struct sel ns = { row->label, "noload", row->identity, row->load_session };
+	struct sel ls = { row->label, r->types[t], row->identity, row->load_session, row->probe };
+	struct sel ns = { row->label, "noload", row->identity, row->load_session, row->probe };
 	double *lv = xcalloc(st->nruns + 1, sizeof(double));
 	double *nv = xcalloc(st->nruns + 1, sizeof(double));
 	struct strata l = { 0 }, nl = { 0 };
@@ -393,7 +404,7 @@ static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 	const struct report_row *row = &r->rows[g];
 	struct cell *c = cell_at(r, g, t), nl;
 	struct sel s = { r->ratio_base ? r->ratio_base : row->label, "noload", row->identity,
-			 row->load_session };
+			 row->load_session, row->probe };
 
 	if (!r->ratio_base && !r->pool_noload) {
 		session_ratio(st, r, g, t);
@@ -467,7 +478,7 @@ static void significance(const struct store *st, struct report *r)
 		r->compared++;
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct cell *c = cell_at(r, g, t), ref;
-			struct sel s = { r->test_base, r->types[t], row->identity, 0 };
+			struct sel s = { r->test_base, r->types[t], row->identity, 0, row->probe };
 
 			if (!c->n)
 				continue;
@@ -551,7 +562,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	select_labels(st, o, r);
 	select_types(st, r);
 	if (o->baseline) {
-		struct sel s = { o->baseline, "noload", NULL, -1 };
+		struct sel s = { o->baseline, "noload", NULL, -1, -1 };
 		struct cell b;
 
 		fill_cell(st, &s, &b);
@@ -576,7 +587,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	for (size_t g = 0; g < r->nrows; g++) {
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct sel s = { r->rows[g].label, r->types[t], r->rows[g].identity,
-					 r->rows[g].load_session };
+					 r->rows[g].load_session, r->rows[g].probe };
 
 			fill_cell(st, &s, cell_at(r, g, t));
 			if (cell_at(r, g, t)->n)
@@ -589,33 +600,12 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 
 /* ---- notes under the tables ------------------------------------------------ */
 
-/* Text in markdown (a label or type in a table, a note): | and markup
- * escaped, padded to width. */
-static void md_text(FILE *f, const char *s, int width)
-{
-	int n = 0;
+/* One note under the tables, as the format writes it; the first is set off
+ * by a blank line. */
+static void note(struct report_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-	for (; *s; s++, n++) {
-		if (strchr("\\|*_`<[", *s)) {
-			fputc('\\', f);
-			n++;
-		}
-		fputc(*s, f);
-	}
-	fprintf(f, "%*s", width > n ? width - n : 0, "");
-}
-
-/* Where the tables and notes go.  The first note is set off by a blank
- * line; in markdown every note is a list item. */
-struct out {
-	FILE *f;
-	int md;
-	int gap;
-};
-
-static void note(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void note(struct out *o, const char *fmt, ...)
+static void note(struct report_out *o, const char *fmt, ...)
 {
 	va_list ap;
 	char *line;
@@ -625,13 +615,7 @@ static void note(struct out *o, const char *fmt, ...)
 	va_end(ap);
 	if (!o->gap++)
 		fputc('\n', o->f);
-	if (o->md) {
-		fputs("- ", o->f);
-		md_text(o->f, line, 0);
-		fputc('\n', o->f);
-	} else {
-		fprintf(o->f, "%s\n", line);
-	}
+	o->line(o->f, line);
 	free(line);
 }
 
@@ -743,8 +727,7 @@ static char *row_flush(const struct report *r, const struct report_row *g, size_
 	for (size_t i = 0; i < r->st->nruns; i++) {
 		const struct run *u = &r->st->runs[i];
 
-		if (u->valid && !strcmp(u->label, g->label) && !strcmp(u->workload, g->identity) &&
-		    u->load_session == g->load_session && strcmp(u->flush, "none"))
+		if (report_row_has(g, u) && strcmp(u->flush, "none"))
 			add_value(&vals, &n, printable(xstrdup(flush_scope(u->flush))));
 	}
 	*count = n;
@@ -756,7 +739,7 @@ static char *row_flush(const struct report *r, const struct report_row *g, size_
  * Raw: as stored, absent ones left out, for the data formats; else as
  * compared and shown, absent ones as "absent", and the flush as the runs
  * record it. */
-static char *row_value(const struct report *r, const struct report_row *g, const char *key,
+char *report_row_value(const struct report *r, const struct report_row *g, const char *key,
 		       int raw, size_t *count)
 {
 	char **vals = NULL;
@@ -767,6 +750,8 @@ static char *row_value(const struct report *r, const struct report_row *g, const
 		return xstrdup(g->identity);
 	if (!strcmp(key, "load_session"))
 		return xstrdup(g->load_session ? "yes" : "no");
+	if (!strcmp(key, "probe"))
+		return xstrdup(g->probe ? "yes" : "no");
 	if (!strcmp(key, "flush") && !raw)
 		return row_flush(r, g, count);
 	for (size_t e = 0; e < g->nenvs; e++) {
@@ -784,11 +769,11 @@ static char *row_value(const struct report *r, const struct report_row *g, const
  * value once, joined by " / ", how many in *count; NULL without such runs.
  * Raw: as stored, runs without it left out; else as shown, "absent" for
  * runs recorded without it. */
-static char *cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
+char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
 			size_t *count)
 {
 	const struct report_row *row = &r->rows[g];
-	struct sel s = { row->label, r->types[t], row->identity, row->load_session };
+	struct sel s = { row->label, r->types[t], row->identity, row->load_session, row->probe };
 	char **vals = NULL;
 	size_t n = 0;
 
@@ -817,7 +802,7 @@ static void add_key(char ***keys, size_t *n, const char *key)
 }
 
 /* Every key of the rows' environment records, in first-seen order. */
-static char **env_keys(const struct report *r, size_t *n)
+char **report_env_keys(const struct report *r, size_t *n)
 {
 	char **keys = NULL;
 
@@ -831,7 +816,7 @@ static char **env_keys(const struct report *r, size_t *n)
 
 /* Every name of the loads' sizes in the runs of type t (every type: t ==
  * ntypes) of the rows, in first-seen order. */
-static char **param_keys(const struct report *r, size_t t, size_t *n)
+char **report_param_keys(const struct report *r, size_t t, size_t *n)
 {
 	char **keys = NULL;
 
@@ -843,9 +828,7 @@ static char **param_keys(const struct report *r, size_t t, size_t *n)
 		if (!u->valid || (t < r->ntypes && strcmp(u->type, r->types[t])))
 			continue;
 		for (size_t g = 0; g < r->nrows && !shown; g++)
-			shown = !strcmp(u->label, r->rows[g].label) &&
-				!strcmp(u->workload, r->rows[g].identity) &&
-				u->load_session == r->rows[g].load_session;
+			shown = report_row_has(&r->rows[g], u);
 		for (size_t k = 0; shown && k < u->params.n; k++)
 			add_key(&keys, n, u->params.kv[k].key);
 	}
@@ -854,15 +837,17 @@ static char **param_keys(const struct report *r, size_t t, size_t *n)
 
 /* Under the tables, a line for each label split by workload or
  * configuration. */
-static void print_splits(struct out *o, const struct report *r)
+static void print_splits(struct report_out *o, const struct report *r)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
 		size_t k = i;
-		int sessions = r->rows[i].load_session;
+		int sessions = r->rows[i].load_session | r->rows[i].probe;
 		char *line = NULL;
 
-		while (k + 1 < r->nrows && r->rows[k + 1].label == r->rows[i].label)
-			sessions |= r->rows[++k].load_session;
+		while (k + 1 < r->nrows && r->rows[k + 1].label == r->rows[i].label) {
+			k++;
+			sessions |= r->rows[k].load_session | r->rows[k].probe;
+		}
 		if (k > i) {
 			for (size_t j = i; j <= k; j++)
 				append(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
@@ -879,7 +864,7 @@ static void print_splits(struct out *o, const struct report *r)
 /* One line of the differences, under their heading, when the rows' values
  * (vals[i]: NULL where the row has none; count[i] > 1: its sessions or
  * runs differ) are not all alike. */
-static void difference(struct out *o, const struct report *r, const char *name,
+static void difference(struct report_out *o, const struct report *r, const char *name,
 		       char *const *vals, const size_t *count, int *header)
 {
 	const char *first = NULL;
@@ -910,16 +895,17 @@ static void difference(struct out *o, const struct report *r, const char *name,
  * rows, or the sessions averaged in one row, were not measured alike, the
  * flush of their runs, then every size a load used ("io_load file_size"),
  * one line each. */
-static void print_differences(struct out *o, const struct report *r)
+static void print_differences(struct report_out *o, const struct report *r)
 {
 	char **keys = NULL, **vals = xcalloc(r->nrows, sizeof(*vals));
 	size_t nkeys = 0, *count = xcalloc(r->nrows, sizeof(*count));
-	int decomposed = 1, header = 0, sessions = 0;
+	int decomposed = 1, header = 0, sessions = 0, probes = 0;
 
 	add_key(&keys, &nkeys, "workload");
 	add_key(&keys, &nkeys, "flush");
 	for (size_t i = 0; i < r->nrows; i++) {
 		sessions |= r->rows[i].load_session;
+		probes |= r->rows[i].probe;
 		if (!r->rows[i].nenvs)
 			decomposed = 0;
 		for (size_t e = 0; e < r->rows[i].nenvs; e++) {
@@ -934,23 +920,25 @@ static void print_differences(struct out *o, const struct report *r)
 	}
 	if (sessions)
 		add_key(&keys, &nkeys, "load_session");
+	if (probes)
+		add_key(&keys, &nkeys, "probe");
 	for (size_t k = 0; k < nkeys; k++) {
 		if (!strcmp(keys[k], "workload") && decomposed)
 			continue;
 		for (size_t i = 0; i < r->nrows; i++)
-			vals[i] = row_value(r, &r->rows[i], keys[k], 0, &count[i]);
+			vals[i] = report_row_value(r, &r->rows[i], keys[k], 0, &count[i]);
 		difference(o, r, keys[k], vals, count, &header);
 		for (size_t i = 0; i < r->nrows; i++)
 			free(vals[i]);
 	}
 	free(keys);
 	for (size_t t = 0; t < r->ntypes; t++) {
-		keys = param_keys(r, t, &nkeys);
+		keys = report_param_keys(r, t, &nkeys);
 		for (size_t k = 0; k < nkeys; k++) {
 			char *name = xasprintf("%s %s", r->types[t], keys[k]);
 
 			for (size_t i = 0; i < r->nrows; i++)
-				vals[i] = cell_param(r, i, t, keys[k], 0, &count[i]);
+				vals[i] = report_cell_param(r, i, t, keys[k], 0, &count[i]);
 			difference(o, r, name, vals, count, &header);
 			for (size_t i = 0; i < r->nrows; i++)
 				free(vals[i]);
@@ -965,7 +953,7 @@ static void print_differences(struct out *o, const struct report *r)
 /* One line: what a '*' means, or why no test was made.  Where some cells
  * were tested and others not, both fit on the line for a short baseline
  * label; past 80 columns the reason goes on a line of its own. */
-static void print_legend(struct out *o, const struct report *r)
+static void print_legend(struct report_out *o, const struct report *r)
 {
 	const char *why = r->few && r->flat ? "fewer than 2 valid runs on a side, or no spread"
 			: r->few ? "fewer than 2 valid runs on a side"
@@ -1007,7 +995,7 @@ const char *report_noload_scope(const struct report *r)
 
 /* Whose noload the Ratios divide by, where a row has several sessions and
  * the two ways differ; the runs a row's Ratios leave out. */
-static void print_ratio_notes(struct out *o, const struct report *r)
+static void print_ratio_notes(struct report_out *o, const struct report *r)
 {
 	const char *scope = report_noload_scope(r);
 
@@ -1029,15 +1017,14 @@ static ptrdiff_t type_index(const struct report *r, const char *type)
 	return -1;
 }
 
-/* The noload cell of a row, or NULL. */
-static const struct cell *noload_of(const struct report *r, size_t g)
+const struct cell *report_noload_of(const struct report *r, size_t g)
 {
 	ptrdiff_t t = type_index(r, "noload");
 
 	return t < 0 ? NULL : report_cell(r, g, (size_t)t);
 }
 
-static int label_width(const struct report *r)
+int report_label_width(const struct report *r)
 {
 	int w = LABEL_WIDTH;
 
@@ -1049,18 +1036,18 @@ static int label_width(const struct report *r)
 
 /* Per row, the coefficient of variation of its noload Times: how far apart
  * two runs of one kernel fall on this machine. */
-static void print_noise(struct out *o, const struct report *r)
+static void print_noise(struct report_out *o, const struct report *r)
 {
 	for (size_t g = 0; g < r->nrows; g++) {
-		const struct cell *c = noload_of(r, g);
+		const struct cell *c = report_noload_of(r, g);
 
 		if (c && c->n >= 2)
-			note(o, "%-*s noise: %.1f%% over %zu runs", label_width(r), r->rows[g].name,
-			     summary_cv(&c->time) * 100, c->n);
+			note(o, "%-*s noise: %.1f%% over %zu runs", report_label_width(r),
+			     r->rows[g].name, summary_cv(&c->time) * 100, c->n);
 	}
 }
 
-/* ---- the table printer ------------------------------------------------------ */
+/* ---- the tables ------------------------------------------------------------ */
 
 enum mark { MARK_NONE, MARK_TIME, MARK_LOADS };
 
@@ -1116,9 +1103,6 @@ static const struct column col_extra[] = {
 	NUM("SwpOut", 6, MARK_NONE, pswpout, 0),
 };
 
-#define MAX_COLUMNS 16
-#define CELL_TEXT 48
-
 /* The columns of the tables: the 2002 layout, with the spread (--stats)
  * and the system figures (--columns). */
 static size_t pick_columns(const struct report_opts *o, const struct column **cols)
@@ -1161,96 +1145,36 @@ static void column_text(const struct column *col, const struct cell *c, char *bu
 		snprintf(buf, len, "%.*f", col->prec, v);
 }
 
-static void dashes(FILE *f, int n)
+/* Run type t's table: every column's text in every row with runs of t. */
+static void table_build(const struct report *r, const struct report_opts *o, size_t t,
+			struct report_table *tb)
 {
-	while (n-- > 0)
-		fputc('-', f);
-}
+	const struct column *cols[REPORT_MAX_COLUMNS];
 
-/* One run type's table: "TYPE:", the header and a row per row with runs of
- * it, columns right-aligned under their headers, the label column wide
- * enough for the longest label.  A significant value carries a '*' in the
- * space after it (text) or in its cell (markdown). */
-static void print_table(struct out *o, const struct report *r, size_t t,
-			const struct column **cols, size_t ncols)
-{
-	char (*text)[CELL_TEXT] = xcalloc(r->nrows * ncols, CELL_TEXT);
-	char *mark = xcalloc(r->nrows * ncols, 1);
-	int width[MAX_COLUMNS], any[MAX_COLUMNS] = { 0 }, w = label_width(r);
-	FILE *f = o->f;
-
-	for (size_t c = 0; c < ncols; c++) {
-		int widest = 0;
-
+	tb->ncols = pick_columns(o, cols);
+	tb->text = xcalloc(r->nrows * tb->ncols, REPORT_CELL_TEXT);
+	tb->mark = xcalloc(r->nrows * tb->ncols, 1);
+	for (size_t c = 0; c < tb->ncols; c++) {
+		tb->head[c] = cols[c]->head;
+		tb->width[c] = cols[c]->width;
+		if ((int)strlen(cols[c]->head) > tb->width[c])
+			tb->width[c] = (int)strlen(cols[c]->head);
 		for (size_t g = 0; g < r->nrows; g++) {
 			const struct cell *cell = report_cell(r, g, t);
-			size_t i = g * ncols + c;
+			size_t i = g * tb->ncols + c;
 
 			if (!cell->n)
 				continue;
-			column_text(cols[c], cell, text[i], CELL_TEXT);
-			mark[i] = (char)marked(cell, cols[c]->mark);
-			if (mark[i] && o->md)
-				strcat(text[i], "\\*");
-			any[c] |= mark[i];
-			if ((int)strlen(text[i]) > widest)
-				widest = (int)strlen(text[i]);
+			column_text(cols[c], cell, tb->text[i], REPORT_CELL_TEXT);
+			tb->mark[i] = (char)marked(cell, cols[c]->mark);
 		}
-		width[c] = cols[c]->width;
-		if ((int)strlen(cols[c]->head) > width[c])
-			width[c] = (int)strlen(cols[c]->head);
-		/* after a '*', keep a space before the value */
-		if (widest + (c && any[c - 1] && !o->md) > width[c])
-			width[c] = widest + (c && any[c - 1] && !o->md);
 	}
-	if (o->md) {
-		fprintf(f, "**");
-		md_text(f, r->types[t], 0);
-		fprintf(f, ":**\n\n| %-*s |", w, "Kernel");
-		for (size_t c = 0; c < ncols; c++)
-			fprintf(f, " %*s |", width[c], cols[c]->head);
-		fputs("\n|:", f);
-		dashes(f, w);
-		fputs("-|", f);
-		for (size_t c = 0; c < ncols; c++) {
-			dashes(f, width[c] + 1);
-			fputs(":|", f);
-		}
-		fputc('\n', f);
-	} else {
-		fprintf(f, "%s:\n%-*s", r->types[t], w, "Kernel");
-		for (size_t c = 0; c < ncols; c++)
-			fprintf(f, " %*s", width[c], cols[c]->head);
-		fputc('\n', f);
-	}
-	for (size_t g = 0; g < r->nrows; g++) {
-		if (!report_cell(r, g, t)->n)
-			continue;
-		if (o->md) {
-			fputs("| ", f);
-			md_text(f, r->rows[g].name, w);
-			fputs(" |", f);
-		} else {
-			fprintf(f, "%-*s", w, r->rows[g].name);
-		}
-		for (size_t c = 0; c < ncols; c++) {
-			size_t i = g * ncols + c;
-
-			if (o->md)
-				fprintf(f, " %*s |", width[c], text[i]);
-			else
-				fprintf(f, "%c%*s", c && mark[i - 1] ? '*' : ' ', width[c], text[i]);
-		}
-		fputc('\n', f);
-	}
-	free(text);
-	free(mark);
 }
 
 /* Under the mem_load table, each row whose runs swapped no page out: the
  * load is about paging, and without swap (its runs' load.swap=no) it only
  * measured memory bandwidth. */
-static void print_paging(struct out *o, const struct report *r, size_t t)
+static void print_paging(struct report_out *o, const struct report *r, size_t t)
 {
 	int gap = o->gap;
 
@@ -1263,9 +1187,9 @@ static void print_paging(struct out *o, const struct report *r, size_t t)
 		if (!c->n || isnan(c->pswpout) || c->pswpout > 0)
 			continue;
 		/* the runs' own load.swap, else (older runs) the sessions' swap_total */
-		swap = cell_param(r, g, t, "swap", 1, &count);
+		swap = report_cell_param(r, g, t, "swap", 1, &count);
 		if (!swap) {
-			swap = row_value(r, &r->rows[g], "swap_total", 1, &count);
+			swap = report_row_value(r, &r->rows[g], "swap_total", 1, &count);
 			if (swap && !strcmp(swap, "0"))
 				strcpy(swap, "no");
 		}
@@ -1276,16 +1200,22 @@ static void print_paging(struct out *o, const struct report *r, size_t t)
 	o->gap = gap;
 }
 
-static void print_tables(FILE *f, const struct report *r, const struct report_opts *opts)
+void report_tables(FILE *f, const struct report *r, const struct report_opts *opts,
+		   void (*table)(FILE *f, const struct report *r, size_t t,
+				 struct report_table *tb),
+		   void (*line)(FILE *f, const char *text))
 {
-	const struct column *cols[MAX_COLUMNS];
-	size_t ncols = pick_columns(opts, cols);
-	struct out o = { f, opts->format == REPORT_MARKDOWN, 0 };
+	struct report_out o = { f, line, 0 };
 
 	for (size_t t = 0; t < r->ntypes; t++) {
+		struct report_table tb;
+
 		if (t)
 			fputc('\n', f);
-		print_table(&o, r, t, cols, ncols);
+		table_build(r, opts, t, &tb);
+		table(f, r, t, &tb);
+		free(tb.text);
+		free(tb.mark);
 		if (!strcmp(r->types[t], "mem_load"))
 			print_paging(&o, r, t);
 	}
@@ -1296,39 +1226,16 @@ static void print_tables(FILE *f, const struct report *r, const struct report_op
 	print_differences(&o, r);
 }
 
-/* ---- csv and json -------------------------------------------------------- */
+/* ---- the figures of a cell, by name ----------------------------------------- */
 
 /* How the Ratios chose their noload: of the run's own session, or pooled
  * over the sessions (of the row's label, or of --baseline's). */
-static const char *ratio_noload(const struct report *r)
+const char *report_ratio_noload(const struct report *r)
 {
 	return r->ratio_base || r->pool_noload ? "pooled" : "session";
 }
 
-/* A CSV field (RFC 4180): quoted when it holds a comma, a quote, a line
- * break or a space at an end, quotes doubled. */
-static void csv_str(FILE *f, const char *s, int first)
-{
-	size_t n = strlen(s);
-
-	if (!first)
-		fputc(',', f);
-	if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* A number in full (10 significant digits) after before, or none when it
- * is NaN. */
-static void put_num(FILE *f, double v, const char *before, const char *none)
+void report_put_num(FILE *f, double v, const char *before, const char *none)
 {
 	if (isnan(v) || isinf(v))
 		fprintf(f, "%s%s", before, none);
@@ -1336,26 +1243,20 @@ static void put_num(FILE *f, double v, const char *before, const char *none)
 		fprintf(f, "%s%.10g", before, v);
 }
 
-static void csv_num(FILE *f, double v)
-{
-	put_num(f, v, ",", "");
-}
+const char *const report_metrics[REPORT_NMETRICS] = { "time", "cpu", "loads", "lcpu" };
 
-static const char *const metrics[] = { "time", "cpu", "loads", "lcpu" };
-
-static const struct summary *metric(const struct cell *c, size_t m)
+const struct summary *report_metric(const struct cell *c, size_t m)
 {
 	const struct summary *s[] = { &c->time, &c->cpu, &c->loads, &c->lcpu };
 
 	return s[m];
 }
 
-static const char *const summary_fields[] = {
+const char *const report_summary_fields[REPORT_NSUMMARY] = {
 	"mean", "sd", "min", "median", "max", "ci_lo", "ci_hi",
 };
 
-/* The figures of a summary, in summary_fields' order. */
-static void summary_values(const struct summary *s, double *v)
+void report_summary_values(const struct summary *s, double *v)
 {
 	double half = ci_half_width(s, REPORT_LEVEL);
 
@@ -1368,9 +1269,9 @@ static void summary_values(const struct summary *s, double *v)
 	v[6] = s->mean + half;
 }
 
-static const char *const test_fields[] = { "t", "df", "p", "p_holm" };
+const char *const report_test_fields[REPORT_NTEST] = { "t", "df", "p", "p_holm" };
 
-static void test_values(const struct sigtest *t, double *v)
+void report_test_values(const struct sigtest *t, double *v)
 {
 	v[0] = t->w.t;
 	v[1] = t->w.df;
@@ -1378,11 +1279,11 @@ static void test_values(const struct sigtest *t, double *v)
 	v[3] = t->p_holm;
 }
 
-static const char *const system_fields[] = {
+const char *const report_system_fields[REPORT_NSYSTEM] = {
 	"loads_per_s", "cpu_total", "idle", "iowait", "majflt", "pswpin", "pswpout",
 };
 
-static void system_values(const struct cell *c, double *v)
+void report_system_values(const struct cell *c, double *v)
 {
 	v[0] = c->loads_per_s;
 	v[1] = c->cpu_total;
@@ -1391,306 +1292,6 @@ static void system_values(const struct cell *c, double *v)
 	v[4] = c->majflt;
 	v[5] = c->pswpin;
 	v[6] = c->pswpout;
-}
-
-static void csv_test(FILE *f, const struct sigtest *t)
-{
-	double v[ARRAY_SIZE(test_fields)];
-
-	test_values(t, v);
-	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
-		csv_num(f, v[i]);
-	csv_str(f, t->untested ? "" : t->significant ? "1" : "0", 0);
-	csv_str(f, t->untested ? t->untested : "", 0);
-}
-
-/* One line per row and run type with runs, every figure of the cell, then
- * the row's environment (a row's several sessions' values joined by " / "). */
-static void print_csv(FILE *f, const struct report *r)
-{
-	size_t nkeys, nparams;
-	char **keys = env_keys(r, &nkeys), **params = param_keys(r, r->ntypes, &nparams);
-	double v[8];
-
-	fputs("schema,row,label,workload,load_session,run_type,runs", f);
-	for (size_t m = 0; m < ARRAY_SIZE(metrics); m++)
-		for (size_t i = 0; i < ARRAY_SIZE(summary_fields); i++)
-			fprintf(f, ",%s_%s", metrics[m], summary_fields[i]);
-	fputs(",ratio,ratio_ci_lo,ratio_ci_hi,ratio_base,ratio_noload,ratio_left_out,test_base,"
-	      "alpha", f);
-	for (size_t m = 0; m < 3; m += 2)
-		fprintf(f, ",%s_t,%s_df,%s_p,%s_p_holm,%s_significant,%s_untested", metrics[m],
-			metrics[m], metrics[m], metrics[m], metrics[m], metrics[m]);
-	fputs(",noise_cv,noise_runs", f);
-	for (size_t i = 0; i < ARRAY_SIZE(system_fields); i++)
-		fprintf(f, ",%s", system_fields[i]);
-	for (size_t k = 0; k < nkeys; k++) {
-		char *h = xasprintf("env_%s", keys[k]);
-
-		csv_str(f, h, 0);
-		free(h);
-	}
-	for (size_t k = 0; k < nparams; k++) {
-		char *h = xasprintf("load_%s", params[k]);
-
-		csv_str(f, h, 0);
-		free(h);
-	}
-	fputc('\n', f);
-	for (size_t g = 0; g < r->nrows; g++) {
-		const struct report_row *row = &r->rows[g];
-		const struct cell *nl = noload_of(r, g);
-
-		for (size_t t = 0; t < r->ntypes; t++) {
-			const struct cell *c = report_cell(r, g, t);
-			char runs[24];
-
-			if (!c->n)
-				continue;
-			snprintf(runs, sizeof(runs), "%zu", c->n);
-			csv_str(f, REPORT_SCHEMA, 1);
-			csv_str(f, row->name, 0);
-			csv_str(f, row->label, 0);
-			csv_str(f, row->identity, 0);
-			csv_str(f, row->load_session ? "1" : "0", 0);
-			csv_str(f, r->types[t], 0);
-			csv_str(f, runs, 0);
-			for (size_t m = 0; m < ARRAY_SIZE(metrics); m++) {
-				summary_values(metric(c, m), v);
-				for (size_t i = 0; i < ARRAY_SIZE(summary_fields); i++)
-					csv_num(f, v[i]);
-			}
-			csv_num(f, c->ratio);
-			csv_num(f, c->ratio_lo);
-			csv_num(f, c->ratio_hi);
-			csv_str(f, r->ratio_base ? r->ratio_base : row->label, 0);
-			csv_str(f, ratio_noload(r), 0);
-			fprintf(f, ",%zu", c->unpaired);
-			csv_str(f, r->test_base, 0);
-			csv_num(f, r->alpha);
-			csv_test(f, &c->t_time);
-			csv_test(f, &c->t_loads);
-			csv_num(f, nl && nl->n >= 2 ? summary_cv(&nl->time) : NAN);
-			fprintf(f, ",%zu", nl ? nl->n : 0);
-			system_values(c, v);
-			for (size_t i = 0; i < ARRAY_SIZE(system_fields); i++)
-				csv_num(f, v[i]);
-			for (size_t k = 0; k < nkeys; k++) {
-				size_t count;
-				char *val = row_value(r, row, keys[k], 1, &count);
-
-				csv_str(f, val ? val : "", 0);
-				free(val);
-			}
-			for (size_t k = 0; k < nparams; k++) {
-				size_t count;
-				char *val = cell_param(r, g, t, params[k], 1, &count);
-
-				csv_str(f, val ? val : "", 0);
-				free(val);
-			}
-			fputc('\n', f);
-		}
-	}
-	free(keys);
-	free(params);
-}
-
-/* The length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-
-	if (s[0] >= 0xf5)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* no overlong forms, surrogates or code points past U+10FFFF */
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return n;
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped, valid
- * UTF-8 kept, any other byte replaced by U+FFFD. */
-static void json_str(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	while (*s) {
-		if (*s == '"' || *s == '\\') {
-			fprintf(f, "\\%c", *s++);
-		} else if (*s < 0x20 || *s == 0x7f) {
-			fprintf(f, "\\u%04x", *s++);
-		} else if (*s < 0x80) {
-			fputc(*s++, f);
-		} else {
-			size_t n = utf8_len(s);
-
-			if (n) {
-				fwrite(s, 1, n, f);
-				s += n;
-			} else {
-				fputs("\\ufffd", f);
-				s++;
-			}
-		}
-	}
-	fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-	put_num(f, v, "", "null");
-}
-
-/* "name": value pairs of numbers, inside an object. */
-static void json_nums(FILE *f, const char *const *names, const double *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%s\"%s\": ", i ? ", " : "", names[i]);
-		json_num(f, v[i]);
-	}
-}
-
-static void json_test(FILE *f, const struct sigtest *t)
-{
-	double v[ARRAY_SIZE(test_fields)];
-
-	if (t->untested) {
-		fputs("{\"untested\": ", f);
-		json_str(f, t->untested);
-		fputc('}', f);
-		return;
-	}
-	test_values(t, v);
-	fputc('{', f);
-	json_nums(f, test_fields, v, ARRAY_SIZE(v));
-	fprintf(f, ", \"significant\": %s}", t->significant ? "true" : "false");
-}
-
-/* "name": "value" of every size the cell's load used, as stored (several
- * values joined by " / "). */
-static void json_params(FILE *f, const struct report *r, size_t g, size_t t)
-{
-	size_t n, count, shown = 0;
-	char **keys = param_keys(r, t, &n);
-
-	for (size_t k = 0; k < n; k++) {
-		char *val = cell_param(r, g, t, keys[k], 1, &count);
-
-		if (!val)
-			continue;
-		fputs(shown++ ? ", " : "", f);
-		json_str(f, keys[k]);
-		fputs(": ", f);
-		json_str(f, val);
-		free(val);
-	}
-	free(keys);
-}
-
-static void json_cell(FILE *f, const struct report *r, size_t g, size_t t)
-{
-	const struct cell *c = report_cell(r, g, t);
-	double v[8];
-
-	fputs("        {\"run_type\": ", f);
-	json_str(f, r->types[t]);
-	fprintf(f, ", \"runs\": %zu,\n", c->n);
-	for (size_t m = 0; m < ARRAY_SIZE(metrics); m++) {
-		summary_values(metric(c, m), v);
-		fprintf(f, "         \"%s\": {", metrics[m]);
-		json_nums(f, summary_fields, v, ARRAY_SIZE(summary_fields));
-		fputs("},\n", f);
-	}
-	fputs("         \"ratio\": {\"value\": ", f);
-	json_num(f, c->ratio);
-	fputs(", \"ci_lo\": ", f);
-	json_num(f, c->ratio_lo);
-	fputs(", \"ci_hi\": ", f);
-	json_num(f, c->ratio_hi);
-	fprintf(f, ", \"left_out\": %zu", c->unpaired);
-	fputs("},\n         \"tests\": {\"time\": ", f);
-	json_test(f, &c->t_time);
-	fputs(", \"loads\": ", f);
-	json_test(f, &c->t_loads);
-	fputs("},\n         \"system\": {", f);
-	system_values(c, v);
-	json_nums(f, system_fields, v, ARRAY_SIZE(system_fields));
-	fputs("},\n         \"load\": {", f);
-	json_params(f, r, g, t);
-	fputs("}}", f);
-}
-
-/* Every figure of every cell, the rows' environment records whole. */
-static void print_json(FILE *f, const struct report *r)
-{
-	fprintf(f, "{\n  \"schema\": \"%s\",\n  \"contest_version\": \"%s\",\n", REPORT_SCHEMA,
-		PACKAGE_VERSION);
-	fprintf(f, "  \"confidence_level\": %g,\n  \"alpha\": %g,\n", REPORT_LEVEL, r->alpha);
-	fputs("  \"methods\": {\"interval\": \"Student t\", \"ratio_interval\": \"Fieller\", "
-	      "\"test\": \"Welch\", \"adjustment\": \"Holm\"},\n  \"ratio_base\": ", f);
-	json_str(f, r->ratio_base);
-	fputs(",\n  \"ratio_noload\": ", f);
-	json_str(f, ratio_noload(r));
-	fputs(",\n  \"test_base\": ", f);
-	json_str(f, r->test_base);
-	fputs(",\n  \"run_types\": [", f);
-	for (size_t t = 0; t < r->ntypes; t++) {
-		const struct runtype *rt = runtype_find(r->types[t]);
-
-		fputs(t ? ", {\"name\": " : "{\"name\": ", f);
-		json_str(f, r->types[t]);
-		fputs(", \"unit\": ", f);
-		json_str(f, rt ? rt->unit : NULL);
-		fputc('}', f);
-	}
-	fputs("],\n  \"rows\": [", f);
-	for (size_t g = 0; g < r->nrows; g++) {
-		const struct report_row *row = &r->rows[g];
-		const struct cell *nl = noload_of(r, g);
-		int first = 1;
-
-		fputs(g ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-		json_str(f, row->name);
-		fputs(", \"label\": ", f);
-		json_str(f, row->label);
-		fputs(", \"workload\": ", f);
-		json_str(f, row->identity);
-		fprintf(f, ", \"load_session\": %s, \"baseline\": %s,\n     \"noise\": {\"cv\": ",
-			row->load_session ? "true" : "false", row->reference ? "true" : "false");
-		json_num(f, nl && nl->n >= 2 ? summary_cv(&nl->time) : NAN);
-		fprintf(f, ", \"runs\": %zu},\n     \"environment\": [", nl ? nl->n : 0);
-		for (size_t e = 0; e < row->nenvs; e++) {
-			fputs(e ? ", {" : "{", f);
-			for (size_t k = 0; k < row->envs[e]->n; k++) {
-				if (k)
-					fputs(", ", f);
-				json_str(f, row->envs[e]->kv[k].key);
-				fputs(": ", f);
-				json_str(f, row->envs[e]->kv[k].val);
-			}
-			fputc('}', f);
-		}
-		fputs("],\n     \"cells\": [", f);
-		for (size_t t = 0; t < r->ntypes; t++) {
-			if (!report_cell(r, g, t)->n)
-				continue;
-			fputs(first ? "\n" : ",\n", f);
-			first = 0;
-			json_cell(f, r, g, t);
-		}
-		fputs("]}", f);
-	}
-	fputs("\n  ]\n}\n", f);
 }
 
 static void count_invalid(const struct store *st, char *const *labels, size_t nl)
@@ -1717,12 +1318,13 @@ int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 
 	if (report_build(st, o, &r, why, len))
 		return -1;
-	if (o->format == REPORT_CSV)
-		print_csv(f, &r);
-	else if (o->format == REPORT_JSON)
-		print_json(f, &r);
-	else
-		print_tables(f, &r, o);
+	if (o->latency) {
+		int rc = report_latency_print(f, &r, o->format, why, len);
+
+		report_free(&r);
+		return rc;
+	}
+	printers[o->format]->print(f, &r, o);
 	if (r.unmatched)
 		msg("baseline '%s' has no noload run of the workload of some rows: their "
 		    "Ratio is -", r.ratio_base);

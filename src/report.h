@@ -1,9 +1,11 @@
 /* report.h - the contest tables: cells from stored runs, their statistics,
- * and the printers (text and markdown tables, csv and json data). */
+ * and the printers (text and markdown tables, csv and json data; one a file,
+ * src/report-*.c, registered in report.c). */
 #ifndef CONTEST_REPORT_H
 #define CONTEST_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "stats.h"
@@ -27,6 +29,7 @@ struct report_opts {
 	double alpha;           /* significance level; 0 means 0.05 */
 	int stats;              /* spread and intervals in the tables */
 	int columns;            /* the system figures in the tables */
+	int latency;            /* the latency probe's tables instead */
 	enum report_format format;
 };
 
@@ -59,6 +62,7 @@ struct report_row {
 	const char *label;
 	const char *identity;
 	int load_session;
+	int probe;                   /* its runs ran the latency probe */
 	char *name;                  /* the label, or "label (k)" */
 	const struct record **envs;  /* its sessions' environment records */
 	size_t nenvs;
@@ -91,6 +95,9 @@ struct report {
 int report_build(const struct store *st, const struct report_opts *o, struct report *r,
 		 char *why, size_t len);
 const struct cell *report_cell(const struct report *r, size_t row, size_t type);
+/* Whether run u is one of row g's: a valid run of its label, workload and
+ * configuration (loads' session, probe). */
+int report_row_has(const struct report_row *g, const struct run *u);
 /* Whose noload the Ratios divide by, in words, where that matters: a row
  * has several sessions (or sessions without a noload), no --baseline.
  * NULL when every way gives the same Ratios. */
@@ -101,6 +108,38 @@ void report_free(struct report *r);
  * one table each, then the notes.  0, or -1 with why. */
 int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 		 char *why, size_t len);
+
+/* The latency probe's figures (report-latency.c): one task's in one row's
+ * runs of one run type. */
+struct latency_cell {
+	size_t n;               /* runs with the probe */
+	uint64_t wakeups;
+	double p50, p99, p999, max;     /* ms, over the runs' wakeups merged */
+	double miss;            /* % of periods whose work missed the next deadline */
+	struct summary logp99;  /* of the runs' own p99s, log(ns) */
+	struct sigtest t;       /* of logp99 against the test base's row */
+};
+
+struct latency {
+	const struct report *r;
+	struct latency_cell *lat;       /* [(row * ntypes + type) * PROBE_TASKS + task] */
+	size_t tests, few, flat, compared;
+};
+
+/* The figures of every row with the probe and run type, and their tests
+ * (Welch on the log of the runs' p99s against the test base's row of the
+ * same workload, Holm across run types): 0, or -1 with why when no run of
+ * the report ran the probe (nothing to free). */
+int latency_build(const struct report *r, struct latency *l, char *why, size_t len);
+const struct latency_cell *latency_cell(const struct latency *l, size_t g, size_t t, size_t task);
+/* Whether row g has runs of type t with the probe. */
+int latency_shown(const struct latency *l, size_t g, size_t t);
+void latency_free(struct latency *l);
+
+/* The latency probe's tables of a built report (report-latency.c) in
+ * format: 0, or -1 with why when no run shown ran the probe. */
+int report_latency_print(FILE *f, const struct report *r, enum report_format format,
+			 char *why, size_t len);
 
 /* The Loads cell: whole units from 10 up; below that one decimal, dropped
  * when it is 0, so that a slow load shows 0.4 rather than 0 and a table of
