@@ -103,6 +103,7 @@ static void guard_main(int fd)
 	}
 	for (size_t i = 0; i < n; i++)
 		kill(-groups[i], SIGKILL);
+	free(groups);
 	_exit(0);
 }
 
