@@ -226,6 +226,15 @@ static void lat_legend(FILE *f, const struct latency *l, const char *before)
 			"Holm-adjusted p < %g)\n", before, l->r->test_base, l->r->alpha);
 }
 
+/* Whether any row has runs of type t with the probe. */
+static int type_shown(const struct latency *l, size_t t)
+{
+	for (size_t g = 0; g < l->r->nrows; g++)
+		if (latency_shown(l, g, t))
+			return 1;
+	return 0;
+}
+
 /* The columns' widths in run type t's text table: the least, or the widest
  * value, and room for a '*' before p99.9 where a p99 has one. */
 static void lat_widths(const struct latency *l, size_t t, int *width)
@@ -260,11 +269,7 @@ static void text_tables(FILE *f, const struct latency *l)
 	int w = report_label_width(r), width[NCOLS];
 
 	for (size_t t = 0; t < r->ntypes; t++) {
-		int shown = 0;
-
-		for (size_t g = 0; g < r->nrows && !shown; g++)
-			shown = latency_shown(l, g, t);
-		if (!shown)
+		if (!type_shown(l, t))
 			continue;
 		lat_widths(l, t, width);
 		fprintf(f, "%s latency (ms):\n%-*s %-6s", r->types[t], w, "Kernel", "Task");
@@ -299,11 +304,7 @@ static void markdown_tables(FILE *f, const struct latency *l)
 	int w = report_label_width(r);
 
 	for (size_t t = 0; t < r->ntypes; t++) {
-		int shown = 0;
-
-		for (size_t g = 0; g < r->nrows && !shown; g++)
-			shown = latency_shown(l, g, t);
-		if (!shown)
+		if (!type_shown(l, t))
 			continue;
 		fputs("**", f);
 		md_text(f, r->types[t], 0);
