@@ -38,7 +38,7 @@ static int usage(void)
 int main(int argc, char **argv)
 {
 	struct count c = { 0, 0 };
-	struct tar_hooks hooks = { count_progress, count_stop, &c };
+	struct tar_hooks hooks = { .progress = count_progress, .stop = count_stop, .arg = &c };
 	int i = 1, print = 0, rc;
 	char why[1024], *end;
 
