@@ -82,7 +82,7 @@ static const struct opt {
 	{ OPT_ALPHA, "alpha", "P", CMD_REPORT | CMD_PLOT,
 	  "significance level of the tests (default 0.05)" },
 	{ OPT_FORMAT, "format", "FORMAT", CMD_REPORT,
-	  "text (default), markdown, csv or json" },
+	  "text (default), markdown, csv, json or keyvalue" },
 	{ OPT_OUTPUT, "output", "FILE", CMD_PLOT,
 	  "write the chart to FILE (default: standard output)" },
 	{ OPT_TIME, "time", "SECONDS", CMD_LOAD,
@@ -379,7 +379,7 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		enum report_format f;
 
 		if (report_format_parse(arg, &f))
-			return usage_error("%s wants text, markdown, csv or json, not '%s'",
+			return usage_error("%s wants text, markdown, csv, json or keyvalue, not '%s'",
 					   name, arg);
 		cfg->format = arg;
 		return 0;

@@ -19,6 +19,7 @@ extern const struct report_printer report_format_text;
 extern const struct report_printer report_format_markdown;
 extern const struct report_printer report_format_csv;
 extern const struct report_printer report_format_json;
+extern const struct report_printer report_format_keyvalue;
 
 /* ---- the figures of a cell, by name (the data formats) ---- */
 

@@ -23,6 +23,7 @@
 /* Every format, in enum report_format's order. */
 static const struct report_printer *const printers[] = {
 	&report_format_text, &report_format_markdown, &report_format_csv, &report_format_json,
+	&report_format_keyvalue,
 };
 
 int report_format_parse(const char *name, enum report_format *out)

@@ -16,9 +16,9 @@
 /* The confidence level of every interval in a report. */
 #define REPORT_LEVEL 0.95
 
-enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_CSV, REPORT_JSON };
+enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_CSV, REPORT_JSON, REPORT_KEYVALUE };
 
-/* "text", "markdown", "csv" or "json": 0, else -1. */
+/* "text", "markdown", "csv", "json" or "keyvalue": 0, else -1. */
 int report_format_parse(const char *name, enum report_format *out);
 
 struct report_opts {

@@ -141,6 +141,6 @@ ok_eq "--alpha 0 is a usage error" "$?" 2
 ok "and says what it wants" grep -q "alpha wants a probability between 0 and 1" err
 "$CONTEST" report -d results --format xml >out 2>err
 ok_eq "--format xml is a usage error" "$?" 2
-ok "and names the formats" grep -q "format wants text, markdown, csv or json, not 'xml'" err
+ok "and names the formats" grep -q "format wants text, markdown, csv, json or keyvalue, not 'xml'" err
 
 done_testing
