@@ -26,7 +26,7 @@ enum {
 	OPT_PROBE,
 };
 
-#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT)
+#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT | CMD_MERGE)
 #define LOADS (CMD_RUN | CMD_LOAD | CMD_LIST)
 
 /* Every option, once: parsing and --help both come from this table. */
@@ -68,7 +68,7 @@ static const struct opt {
 	{ OPT_QUIET, "quiet", NULL, CMD_RUN,
 	  "print nothing but errors and the final table" },
 	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT | CMD_PLOT,
-	  "results directory (default ./contest-results)" },
+	  "results directory (default ./contest-results); report and plot read several" },
 	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT | CMD_PLOT,
 	  "divide Times by this label's noload; test the rows against it" },
 	{ OPT_POOL_NOLOAD, "pool-noload", NULL, CMD_REPORT | CMD_PLOT,
@@ -260,6 +260,9 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		return 0;
 	case OPT_RESULTS:
 		cfg->results = arg;
+		cfg->results_dirs = xrealloc(cfg->results_dirs,
+					     (size_t)(cfg->nresults_dirs + 1) * sizeof(char *));
+		cfg->results_dirs[cfg->nresults_dirs++] = arg;
 		return 0;
 	case OPT_WORKLOAD:
 		cfg->workload = arg;
@@ -539,6 +542,8 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 	}
 	if (cfg->cmd != CMD_RUN)
 		return 0;
+	if (cfg->nresults_dirs > 1)
+		return usage_error("run stores its results in one directory: give -d once");
 	if ((c = check_auto_runs(cfg)))
 		return c;
 	return check_workload(cfg);

@@ -12,6 +12,7 @@ enum cmd {
 	CMD_LOAD = 1 << 3,
 	CMD_ENV = 1 << 4,
 	CMD_PLOT = 1 << 5,
+	CMD_MERGE = 1 << 6,
 };
 
 /* -n auto runs this many rounds before it looks at the spread. */
@@ -25,7 +26,9 @@ struct config {
 	int auto_runs;          /* -n auto: stop once precise enough */
 	double precision;       /* --precision, % (0: not given) */
 	uint64_t max_runs;      /* --max-runs (0: not given) */
-	const char *results;    /* -d */
+	const char *results;    /* -d: the last one */
+	char **results_dirs;    /* every -d given (report and plot read them all) */
+	int nresults_dirs;
 	const char *workload;   /* -w */
 	const char *kconfig;    /* --kconfig: *config target or file */
 	const char *target;     /* --target */

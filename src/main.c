@@ -34,15 +34,23 @@ static struct report_opts report_opts_of(const struct config *cfg)
 	return o;
 }
 
-/* The results directory read whole: 0, or 1 after saying why. */
+/* The results directories read whole, each record once: 0, or 1 after
+ * saying why. */
 static int load_results(const struct config *cfg, struct store *st)
 {
+	char *const one[] = { (char *)cfg->results };
 	char why[512];
 
-	if (store_load(cfg->results, st, why, sizeof(why)) == 0)
-		return 0;
-	msg("%s", why);
-	return 1;
+	if (store_load_dirs(cfg->nresults_dirs ? cfg->results_dirs : one,
+			    cfg->nresults_dirs ? (size_t)cfg->nresults_dirs : 1, st, why,
+			    sizeof(why))) {
+		msg("%s", why);
+		return 1;
+	}
+	if (st->duplicates)
+		msg("%zu record%s found again in another results file, read once",
+		    st->duplicates, st->duplicates == 1 ? "" : "s");
+	return 0;
 }
 
 static int cmd_report(struct config *cfg)
@@ -92,6 +100,32 @@ static int cmd_plot(struct config *cfg)
 	}
 	store_free(&st);
 	return ret;
+}
+
+/* contest merge SRC... DEST: every record of the SRCs into DEST, each
+ * once.  1 when a record was damaged (the others are copied) or a step
+ * failed. */
+static int cmd_merge(struct config *cfg)
+{
+	struct store_merge m;
+	const char *dest;
+	char why[512];
+	int ret;
+
+	if (cfg->nargs < 2)
+		return usage_error("merge wants one or more results directories and the one to "
+				   "merge them into: contest merge SRC... DEST");
+	dest = cfg->args[cfg->nargs - 1];
+	ret = store_merge(cfg->args, (size_t)cfg->nargs - 1, dest, &m, why, sizeof(why));
+	if (ret)
+		msg("%s", why);
+	info("%s: %zu record%s copied from %zu file%s, %zu there already%s", dest, m.copied,
+	     m.copied == 1 ? "" : "s", m.files, m.files == 1 ? "" : "s", m.present,
+	     ret ? " (stopped)" : "");
+	if (m.damaged)
+		msg("%zu damaged record%s not copied (see above)", m.damaged,
+		    m.damaged == 1 ? "" : "s");
+	return ret || m.damaged ? 1 : 0;
 }
 
 static int cmd_load(struct config *cfg)
@@ -178,6 +212,8 @@ static const struct command commands[] = {
 	  "print the stored results as contest tables" },
 	{ "plot", CMD_PLOT, cmd_plot, "[-o FILE.svg] [options] [LABEL...]",
 	  "chart the Ratio of every run type as an SVG, with 95% intervals" },
+	{ "merge", CMD_MERGE, cmd_merge, "SRC... DEST",
+	  "copy the records of results directories into DEST, each once, checked" },
 	{ "load", CMD_LOAD, cmd_load, "NAME [-t SECONDS] [options]",
 	  "run one load alone, with no workload; print its rate and CPU%" },
 	{ "list", CMD_LIST, cmd_list, "[load options]",
@@ -200,6 +236,7 @@ int main(int argc, char **argv)
 				rc = c->fn(&cfg);
 	}
 	free(cfg.args);
+	free(cfg.results_dirs);
 	if (fflush(stdout) || ferror(stdout)) {
 		msg("error writing output: %s", strerror(errno));
 		return 1;

@@ -470,5 +470,6 @@ void run_free(struct run *run)
 	free(run->reason);
 	record_free(&run->params);
 	free(run->probe);
+	free(run->host);
 	run_init(run);
 }

@@ -84,6 +84,9 @@ struct run {
 	struct probe_stats *probe;
 	double probe_cal;
 	int64_t probe_cpu_ns;
+	/* The machine it ran on, "HOSTNAME\nCPU MODEL" from its session's
+	 * environment record, "" without one: set by store_load(), not stored. */
+	char *host;
 };
 
 #define RUN_PARAM_PREFIX "load."

@@ -103,14 +103,23 @@ static int has_load(const char *type)
 
 /* ---- cells --------------------------------------------------------------- */
 
+/* The machine a run was measured on (store_load() sets it; runs made
+ * otherwise have none). */
+static const char *host_of(const struct run *u)
+{
+	return u->host ? u->host : "";
+}
+
 /* The runs of a cell: a label's valid runs of one type, of one workload
- * (NULL: any), session configuration and probe (-1: any). */
+ * (NULL: any), session configuration and probe (-1: any), and machine
+ * (NULL: any). */
 struct sel {
 	const char *label;
 	const char *type;
 	const char *identity;
 	int load_session;
 	int probe;
+	const char *host;
 };
 
 static int selected(const struct run *u, const struct sel *s)
@@ -118,14 +127,17 @@ static int selected(const struct run *u, const struct sel *s)
 	return u->valid && !strcmp(u->label, s->label) && !strcmp(u->type, s->type) &&
 	       (!s->identity || !strcmp(u->workload, s->identity)) &&
 	       (s->load_session < 0 || u->load_session == s->load_session) &&
-	       (s->probe < 0 || (u->probe != NULL) == s->probe);
+	       (s->probe < 0 || (u->probe != NULL) == s->probe) &&
+	       (!s->host || !strcmp(host_of(u), s->host));
 }
 
-/* Whether run u belongs to row g: its label, workload and configuration. */
+/* Whether run u belongs to row g: its label, workload, configuration and
+ * machine. */
 int report_row_has(const struct report_row *g, const struct run *u)
 {
 	return u->valid && !strcmp(u->label, g->label) && !strcmp(u->workload, g->identity) &&
-	       u->load_session == g->load_session && (u->probe != NULL) == g->probe;
+	       u->load_session == g->load_session && (u->probe != NULL) == g->probe &&
+	       (!g->host || !strcmp(host_of(u), g->host));
 }
 
 /* The figures of a run, as the cell summarises them. */
@@ -219,8 +231,73 @@ static int has_session(const struct store *st, const struct report_row *g, const
 	return 0;
 }
 
-/* One row per label and configuration with valid runs, labels in the given
- * order, a label's configurations in the order they were first run. */
+/* The distinct machines of a label's valid runs, "" (none recorded) among
+ * them; how many in *n.  The caller frees the array. */
+static char **label_hosts(const struct store *st, const char *label, size_t *n)
+{
+	char **v = NULL;
+
+	*n = 0;
+	for (size_t i = 0; i < st->nruns; i++) {
+		const struct run *u = &st->runs[i];
+
+		if (!u->valid || strcmp(u->label, label) || has(v, *n, (char *)host_of(u)))
+			continue;
+		v = xrealloc(v, (*n + 1) * sizeof(*v));
+		v[(*n)++] = (char *)host_of(u);
+	}
+	return v;
+}
+
+/* The hostname of a machine ("HOSTNAME\nCPU MODEL"), into buf. */
+static const char *hostname_of(const char *host, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(host, "\n"), host);
+	return buf;
+}
+
+/* A label's rows from several machines are named by their hostnames,
+ * where those tell the machines apart; rows that share a name are then
+ * numbered, "label (k)" or "label@HOSTNAME (k)". */
+static void name_rows(struct report_row *g, size_t first, size_t n, char **hosts,
+		      size_t nhosts)
+{
+	int by_host = nhosts > 1;
+	char a[256], b[256];
+
+	for (size_t i = 0; i < nhosts && by_host; i++) {
+		by_host = hostname_of(hosts[i], a, sizeof(a))[0] != '\0';
+		for (size_t j = 0; j < i && by_host; j++)
+			by_host = strcmp(a, hostname_of(hosts[j], b, sizeof(b)));
+	}
+	for (size_t k = first; k < n; k++)
+		g[k].name = by_host ? xasprintf("%s@%s", g[k].label,
+						hostname_of(g[k].host, a, sizeof(a)))
+				    : xstrdup(g[k].label);
+	for (size_t k = first; k < n; k++) {
+		size_t same = 0, nth = 0;
+		char *name;
+
+		for (size_t j = first; j < n; j++) {
+			/* the base names, without a number added so far */
+			int alike = by_host ? !strcmp(hostname_of(g[j].host, a, sizeof(a)),
+						      hostname_of(g[k].host, b, sizeof(b)))
+					    : 1;
+
+			same += alike;
+			nth += alike && j <= k;
+		}
+		if (same < 2)
+			continue;
+		name = xasprintf("%s (%zu)", g[k].name, nth);
+		free(g[k].name);
+		g[k].name = name;
+	}
+}
+
+/* One row per label, configuration and, where the label's runs come from
+ * several machines, machine, with valid runs; labels in the given order, a
+ * label's rows in the order they were first run. */
 static struct report_row *make_rows(const struct store *st, char **labels, size_t nlabels,
 				    size_t *out)
 {
@@ -228,7 +305,8 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 	size_t n = 0;
 
 	for (size_t l = 0; l < nlabels; l++) {
-		size_t first = n;
+		size_t first = n, nhosts;
+		char **hosts = label_hosts(st, labels[l], &nhosts);
 
 		for (size_t i = 0; i < st->nruns; i++) {
 			const struct run *u = &st->runs[i];
@@ -237,9 +315,7 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 			if (!u->valid || strcmp(u->label, labels[l]))
 				continue;
 			for (size_t k = first; k < n && !seen; k++)
-				seen = !strcmp(g[k].identity, u->workload) &&
-				       g[k].load_session == u->load_session &&
-				       g[k].probe == (u->probe != NULL);
+				seen = report_row_has(&g[k], u);
 			if (seen)
 				continue;
 			g = xrealloc(g, (n + 1) * sizeof(*g));
@@ -248,11 +324,11 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 			g[n].identity = u->workload;
 			g[n].load_session = u->load_session;
 			g[n].probe = u->probe != NULL;
+			g[n].host = nhosts > 1 ? host_of(u) : NULL;
 			n++;
 		}
-		for (size_t k = first; k < n; k++)
-			g[k].name = n - first > 1 ? xasprintf("%s (%zu)", labels[l], k - first + 1)
-						  : xstrdup(labels[l]);
+		name_rows(g, first, n, hosts, nhosts);
+		free(hosts);
 	}
 	for (size_t k = 0; k < n; k++) {
 		char **seen = NULL;
@@ -347,8 +423,10 @@ static void session_ratio(const struct store *st, struct report *r, size_t g, si
 {
 	struct report_row *row = &r->rows[g];
 	struct cell *c = cell_at(r, g, t);
-	struct sel ls = { row->label, r->types[t], row->identity, row->load_session, row->probe };
-	struct sel ns = { row->label, "noload", row->identity, row->load_session, row->probe };
+	struct sel ls = { row->label, r->types[t], row->identity, row->load_session, row->probe,
+			  row->host };
+	struct sel ns = { row->label, "noload", row->identity, row->load_session, row->probe,
+			  row->host };
 	double *lv = xcalloc(st->nruns + 1, sizeof(double));
 	double *nv = xcalloc(st->nruns + 1, sizeof(double));
 	struct strata l = { 0 }, nl = { 0 };
@@ -397,6 +475,21 @@ static void session_ratio(const struct store *st, struct report *r, size_t g, si
 	free(nv);
 }
 
+/* The machine of a row's runs that base's (another label, or NULL: the
+ * row's own) are taken from: the row's, where base has valid runs on it,
+ * else any (a comparison across machines, which the differences show). */
+static const char *base_host(const struct store *st, const char *base,
+			     const struct report_row *row)
+{
+	if (!row->host || !base)
+		return row->host;
+	for (size_t i = 0; i < st->nruns; i++)
+		if (st->runs[i].valid && !strcmp(st->runs[i].label, base) &&
+		    !strcmp(host_of(&st->runs[i]), row->host))
+			return row->host;
+	return NULL;
+}
+
 /* Divide by a noload of the same workload and configuration only: by
  * default the row's own of the same session; with --pool-noload the row's
  * own of every session, with --baseline ratio_base's of every session. */
@@ -405,7 +498,7 @@ static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 	const struct report_row *row = &r->rows[g];
 	struct cell *c = cell_at(r, g, t), nl;
 	struct sel s = { r->ratio_base ? r->ratio_base : row->label, "noload", row->identity,
-			 row->load_session, row->probe };
+			 row->load_session, row->probe, base_host(st, r->ratio_base, row) };
 
 	if (!r->ratio_base && !r->pool_noload) {
 		session_ratio(st, r, g, t);
@@ -479,7 +572,8 @@ static void significance(const struct store *st, struct report *r)
 		r->compared++;
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct cell *c = cell_at(r, g, t), ref;
-			struct sel s = { r->test_base, r->types[t], row->identity, 0, row->probe };
+			struct sel s = { r->test_base, r->types[t], row->identity, 0, row->probe,
+					 base_host(st, r->test_base, row) };
 
 			if (!c->n)
 				continue;
@@ -563,7 +657,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	select_labels(st, o, r);
 	select_types(st, r);
 	if (o->baseline) {
-		struct sel s = { o->baseline, "noload", NULL, -1, -1 };
+		struct sel s = { o->baseline, "noload", NULL, -1, -1, NULL };
 		struct cell b;
 
 		fill_cell(st, &s, &b);
@@ -588,7 +682,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	for (size_t g = 0; g < r->nrows; g++) {
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct sel s = { r->rows[g].label, r->types[t], r->rows[g].identity,
-					 r->rows[g].load_session, r->rows[g].probe };
+					 r->rows[g].load_session, r->rows[g].probe, r->rows[g].host };
 
 			fill_cell(st, &s, cell_at(r, g, t));
 			if (cell_at(r, g, t)->n)
@@ -642,7 +736,7 @@ static void append(char **s, const char *fmt, ...)
 static int ignored(const char *key)
 {
 	static const char *const keys[] = {
-		"label", "session", "time", "argv", "kernel", "kernel_version", "work_dir",
+		"label", "session", "time", "argv", "kernel", "kernel_version", "work_dir", "id",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
@@ -774,7 +868,8 @@ char *report_cell_param(const struct report *r, size_t g, size_t t, const char *
 			size_t *count)
 {
 	const struct report_row *row = &r->rows[g];
-	struct sel s = { row->label, r->types[t], row->identity, row->load_session, row->probe };
+	struct sel s = { row->label, r->types[t], row->identity, row->load_session, row->probe,
+			 row->host };
 	char **vals = NULL;
 	size_t n = 0;
 
@@ -836,7 +931,16 @@ char **report_param_keys(const struct report *r, size_t t, size_t *n)
 	return keys;
 }
 
-/* Under the tables, a line for each label split by workload or
+/* Whether row j's machine is that of an earlier row of i..j. */
+static int host_seen(const struct report *r, size_t i, size_t j)
+{
+	for (size_t k = i; k < j; k++)
+		if (!strcmp(r->rows[k].host, r->rows[j].host))
+			return 1;
+	return 0;
+}
+
+/* Under the tables, a line for each label split by machine, workload or
  * configuration. */
 static void print_splits(struct report_out *o, const struct report *r)
 {
@@ -850,12 +954,21 @@ static void print_splits(struct report_out *o, const struct report *r)
 			sessions |= r->rows[k].load_session | r->rows[k].probe;
 		}
 		if (k > i) {
-			for (size_t j = i; j <= k; j++)
+			size_t hosts = 0;
+
+			for (size_t j = i; j <= k; j++) {
 				append(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
 				       r->rows[j].name);
-			note(o, "%s: %s measured %s %zu %s, shown apart", line, r->rows[i].label,
-			     sessions ? "in" : "on", k - i + 1,
-			     sessions ? "configurations" : "workloads");
+				hosts += r->rows[j].host && !host_seen(r, i, j);
+			}
+			if (hosts > 1)
+				note(o, "%s: %s measured on %zu machines%s, shown apart", line,
+				     r->rows[i].label, hosts, k - i + 1 > hosts ?
+				     " and in several workloads or configurations" : "");
+			else
+				note(o, "%s: %s measured %s %zu %s, shown apart", line,
+				     r->rows[i].label, sessions ? "in" : "on", k - i + 1,
+				     sessions ? "configurations" : "workloads");
 			free(line);
 		}
 		i = k;

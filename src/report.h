@@ -63,7 +63,9 @@ struct report_row {
 	const char *identity;
 	int load_session;
 	int probe;                   /* its runs ran the latency probe */
-	char *name;                  /* the label, or "label (k)" */
+	const char *host;            /* its machine (run.host) where the label's runs
+	                              * come from several, else NULL: any */
+	char *name;                  /* the label, "label (k)", "label@HOSTNAME" */
 	const struct record **envs;  /* its sessions' environment records */
 	size_t nenvs;
 	size_t nsessions;            /* sessions with valid runs in the row */

@@ -19,7 +19,7 @@ done
 for o in $(grep -o '^\.BR* \\-\\-[a-z-]*' "$man" | sed 's/^\.BR* //; s/\\-/-/g' | sort -u); do
 	ok "$o of the man page is in --help" grep -q -- "$o" options
 done
-for c in run report plot load list; do
+for c in run report plot load list merge; do
 	ok "man page documents the $c command" grep -q "^\.B $c\$\|^\.BR $c \|^\.SS $c\|contest $c" "$man"
 	ok "--help lists the $c command" grep -q "^  contest $c" help
 done

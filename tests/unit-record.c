@@ -219,11 +219,62 @@ static void test_empty_store(void)
 	rmdir(dir);
 }
 
+static int is_id(const char *id)
+{
+	return id && strlen(id) == 32 && strspn(id, "0123456789abcdef") == 32;
+}
+
+/* Every record appended gets an id of its own, one it has is kept, and the
+ * store reads them back (older records without one still read). */
+static void test_ids(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], why[256];
+	struct record a, b, c;
+	struct store st;
+	char *path;
+
+	snprintf(dir, sizeof(dir), "%s/unit-record.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp: cannot test the records' ids");
+		return;
+	}
+	record_init(&a, "env");
+	record_set(&a, "label", "x");
+	record_set(&a, "session", "s1");
+	record_init(&b, "env");
+	record_set(&b, "label", "x");
+	record_set(&b, "session", "s2");
+	record_init(&c, "env");
+	record_set(&c, "label", "x");
+	record_set(&c, "session", "s3");
+	record_set(&c, "id", "given");
+	ok(store_append(dir, "x", &a, why, sizeof(why)) == 0 &&
+	   store_append(dir, "x", &b, why, sizeof(why)) == 0 &&
+	   store_append(dir, "x", &c, why, sizeof(why)) == 0, "three records appended");
+	ok(is_id(record_get(&a, "id")) && is_id(record_get(&b, "id")),
+	   "a record without an id is given one: 32 hex digits (%s)", record_get(&a, "id"));
+	ok(strcmp(record_get(&a, "id"), record_get(&b, "id")) != 0, "each its own");
+	ok(!strcmp(record_get(&c, "id"), "given"), "an id a record has is kept");
+	ok(store_load(dir, &st, why, sizeof(why)) == 0 && st.nenvs == 3 && !st.duplicates &&
+	   !strcmp(record_get(&st.envs[0], "id"), record_get(&a, "id")),
+	   "the store reads them back, ids and all");
+	store_free(&st);
+	record_free(&a);
+	record_free(&b);
+	record_free(&c);
+	path = store_path(dir, "x");
+	unlink(path);
+	free(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_roundtrip();
 	test_damaged();
 	test_run();
 	test_empty_store();
+	test_ids();
 	return tap_done();
 }
