@@ -23,7 +23,7 @@ enum {
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
 	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS, OPT_LATENCY,
 	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET, OPT_POOL_NOLOAD, OPT_SWAP,
-	OPT_PROBE,
+	OPT_PROBE, OPT_NO_PROGRESS, OPT_JSON_SUMMARY,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT | CMD_MERGE)
@@ -67,6 +67,10 @@ static const struct opt {
 	  "print the plan (sizes, scratch, estimate) and exit; write or start nothing" },
 	{ OPT_QUIET, "quiet", NULL, CMD_RUN,
 	  "print nothing but errors and the final table" },
+	{ OPT_NO_PROGRESS, "no-progress", NULL, CMD_RUN,
+	  "no live progress line, even on a terminal (job runners, logs)" },
+	{ OPT_JSON_SUMMARY, "json-summary", "FILE", CMD_RUN,
+	  "write what the suite did to FILE as json; exit 3 or 4 if runs were invalid" },
 	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT | CMD_PLOT,
 	  "results directory (default ./contest-results); report and plot read several" },
 	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT | CMD_PLOT,
@@ -295,6 +299,14 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		return 0;
 	case OPT_QUIET:
 		cfg->quiet = 1;
+		return 0;
+	case OPT_NO_PROGRESS:
+		cfg->no_progress = 1;
+		return 0;
+	case OPT_JSON_SUMMARY:
+		if (!*arg)
+			return usage_error("%s wants a file name", name);
+		cfg->json_summary = arg;
 		return 0;
 	case OPT_SCALE:
 		if (parse_u64(arg, 1, 100000, &cfg->scale))

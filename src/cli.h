@@ -39,6 +39,8 @@ struct config {
 	int quick;              /* --quick */
 	int dry_run;            /* --dry-run: the plan only */
 	int quiet;              /* --quiet: errors and the final table only */
+	int no_progress;        /* --no-progress: no live line, even on a terminal */
+	const char *json_summary; /* --json-summary FILE */
 	uint64_t scale;         /* --scale, 0 = default */
 	uint64_t jobs;          /* -j, 0 = 4 x ncpus */
 	double lead_time;       /* --lead-time, < 0 = default */

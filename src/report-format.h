@@ -1,6 +1,6 @@
-/* report-format.h - what the report's printers share (src/report*.c only):
- * a format's registry entry, the figures of a cell by name, the tables'
- * columns and the notes under the tables. */
+/* report-format.h - what the report's printers share (src/report*.c, and
+ * runsummary.c for json_str): a format's registry entry, the figures of a
+ * cell by name, the tables' columns and the notes under the tables. */
 #ifndef CONTEST_REPORT_FORMAT_H
 #define CONTEST_REPORT_FORMAT_H
 

@@ -26,6 +26,7 @@
 #include "proc.h"
 #include "progress.h"
 #include "report.h"
+#include "runsummary.h"
 #include "runtype.h"
 #include "stats.h"
 #include "store.h"
@@ -677,6 +678,19 @@ static void print_summary(struct suite *s)
 	free(path);
 }
 
+/* --json-summary FILE: the session's runs for a job runner; the exit
+ * status, which says whether runs were invalid. */
+static int json_summary(const struct suite *s, int status)
+{
+	const char *types[ARRAY_SIZE(s->types)];
+	struct run_outcome o = { s->label, s->session, s->cfg->results, types, s->ntypes,
+				 status };
+
+	for (size_t i = 0; i < s->ntypes; i++)
+		types[i] = s->types[i]->name;
+	return run_summary_write(s->cfg->json_summary, &o);
+}
+
 /* What --load-session does here: with autogroup off, only the session. */
 static void print_load_session(FILE *f)
 {
@@ -859,6 +873,7 @@ static void say_kept(struct suite *s)
 int suite_main(struct config *cfg)
 {
 	static struct suite s;
+	enum progress_mode mode;
 	int rc, status = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -872,7 +887,10 @@ int suite_main(struct config *cfg)
 		msg("cannot start the guardian process: %s", strerror(errno));
 		return 1;
 	}
-	progress_start(cfg->dry_run ? PROGRESS_PLAIN : progress_mode(cfg->quiet));
+	mode = progress_mode(cfg->quiet);
+	if (cfg->dry_run || (cfg->no_progress && mode == PROGRESS_LIVE))
+		mode = PROGRESS_PLAIN;
+	progress_start(mode);
 	snprintf(s.session, sizeof(s.session), "%lld-%d",
 		 (long long)(real_ns() / NS_PER_SEC), (int)getpid());
 	s.h.wl = &s.wl;
@@ -904,9 +922,11 @@ int suite_main(struct config *cfg)
 	if (rc == -2 || proc_interrupted())
 		say_kept(&s);
 	if (proc_interrupted())
-		return 128 + proc_interrupted();
-	if (!status && !cfg->dry_run)
+		status = 128 + proc_interrupted();
+	else if (!status && !cfg->dry_run)
 		print_summary(&s);
+	if (cfg->json_summary && !cfg->dry_run)
+		status = json_summary(&s, status);
 	return status;
 }
 
