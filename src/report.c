@@ -1430,6 +1430,8 @@ int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 {
 	struct report r;
 
+	if (o->latency && o->format == REPORT_KEYVALUE)
+		return whyf(why, len, "--latency prints text, markdown, csv or json, not keyvalue");
 	if (report_build(st, o, &r, why, len))
 		return -1;
 	if (o->latency) {

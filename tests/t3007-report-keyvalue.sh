@@ -98,4 +98,8 @@ ok "--stats and --columns do not change it" sh -c \
 	'"$CONTEST" report -d "$1/stats" --format keyvalue --stats --columns | cmp -s - kv' \
 	sh "$data"
 
+"$CONTEST" report -d "$data/stats" --format keyvalue --latency >/dev/null 2>err
+ok_eq "--latency has no keyvalue form: exit 1" "$?" 1
+ok "saying so" grep -q -- "--latency prints text, markdown, csv or json, not keyvalue" err
+
 done_testing
