@@ -231,8 +231,9 @@ static int has_session(const struct store *st, const struct report_row *g, const
 	return 0;
 }
 
-/* The distinct machines of a label's valid runs, "" (none recorded) among
- * them; how many in *n.  The caller frees the array. */
+/* The distinct machines of a label's valid runs, those of sessions without
+ * an environment record left out; how many in *n.  The caller frees the
+ * array. */
 static char **label_hosts(const struct store *st, const char *label, size_t *n)
 {
 	char **v = NULL;
@@ -241,7 +242,8 @@ static char **label_hosts(const struct store *st, const char *label, size_t *n)
 	for (size_t i = 0; i < st->nruns; i++) {
 		const struct run *u = &st->runs[i];
 
-		if (!u->valid || strcmp(u->label, label) || has(v, *n, (char *)host_of(u)))
+		if (!u->valid || strcmp(u->label, label) || !*host_of(u) ||
+		    has(v, *n, (char *)host_of(u)))
 			continue;
 		v = xrealloc(v, (*n + 1) * sizeof(*v));
 		v[(*n)++] = (char *)host_of(u);
@@ -270,10 +272,10 @@ static void name_rows(struct report_row *g, size_t first, size_t n, char **hosts
 		for (size_t j = 0; j < i && by_host; j++)
 			by_host = strcmp(a, hostname_of(hosts[j], b, sizeof(b)));
 	}
-	for (size_t k = first; k < n; k++)
-		g[k].name = by_host ? xasprintf("%s@%s", g[k].label,
-						hostname_of(g[k].host, a, sizeof(a)))
-				    : xstrdup(g[k].label);
+	for (size_t k = first; k < n; k++)	/* runs of no known machine: the label */
+		g[k].name = by_host && *g[k].host ? xasprintf("%s@%s", g[k].label,
+							      hostname_of(g[k].host, a, sizeof(a)))
+						  : xstrdup(g[k].label);
 	for (size_t k = first; k < n; k++) {
 		size_t same = 0, nth = 0;
 		char *name;

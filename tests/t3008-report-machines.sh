@@ -73,6 +73,16 @@ ok "the CPU models listed" grep -qx \
 	"cpu_model: 6.1 (1) Intel(R) Xeon(R) CPU E5-2680, 6.1 (2) AMD EPYC 7763 64-Core Processor" ac
 ok "and not the hostname, which is alike" sh -c '! grep -q "^hostname:" ac'
 
+# ---- sessions without an environment record: no machine to tell apart ------------
+python3 mk.py e epsilon "Other CPU" 0 6.1:100:120 || exit 99
+sed -i '/^env /d' e/6.1.results
+"$CONTEST" report -d a -d e 6.1 >ae 2>err
+ok "runs of no known machine join the label's one machine: one row" \
+	grep -q '^6\.1  *\[6\]  ' ae
+"$CONTEST" report -d a -d b -d e 6.1 >abe 2>err
+ok "beside two machines, they are a row of their own, named by the label" sh -c \
+	'grep -q "^6\.1@alpha  " abe && grep -q "^6\.1@beta  " abe && grep -q "^6\.1  *\[3\]  " abe'
+
 # ---- the same records twice: read once ----------------------------------------------
 "$CONTEST" report -d a -d a >aa 2>err
 ok_eq "report -d a -d a exits 0" "$?" 0
