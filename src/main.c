@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "env.h"
 #include "plot.h"
 #include "report.h"
@@ -49,15 +50,31 @@ static int cmd_report(struct config *cfg)
 {
 	struct report_opts o = report_opts_of(cfg);
 	struct store st;
-	char why[512];
+	char why[512], **labels = NULL;
+	size_t n;
 	int ret = 0;
 
 	if (load_results(cfg, &st))
 		return 1;
+	if (cfg->compare_id) {	/* that sitting alone, against its first configuration */
+		if (cfg->nargs) {
+			store_free(&st);
+			return usage_error("report --compare ID shows the labels of that comparison: "
+					   "name no labels with it");
+		}
+		if (compare_select(&st, cfg->compare_id, &labels, &n, why, sizeof(why))) {
+			msg("%s", why);
+			store_free(&st);
+			return 1;
+		}
+		o.labels = labels;
+		o.nlabels = n;
+	}
 	if (report_print(stdout, &st, &o, why, sizeof(why))) {
 		msg("%s", why);
 		ret = 1;
 	}
+	free(labels);
 	store_free(&st);
 	return ret;
 }
@@ -174,6 +191,9 @@ static int cmd_env(struct config *cfg)
 static const struct command commands[] = {
 	{ "run", CMD_RUN, cmd_run, "[options] [RUNTYPE...]",
 	  "run the benchmark (the default command)" },
+	{ "compare", CMD_COMPARE, compare_main,
+	  "--configs FILE|--vary KEY=V1,V2 [run options] [RUNTYPE...]",
+	  "run the suite in every configuration, interleaved round by round" },
 	{ "report", CMD_REPORT, cmd_report, "[options] [LABEL...]",
 	  "print the stored results as contest tables" },
 	{ "plot", CMD_PLOT, cmd_plot, "[-o FILE.svg] [options] [LABEL...]",
