@@ -178,17 +178,6 @@ static int offered(const char *list, const char *name)
 	return found;
 }
 
-/* "none [mq-deadline] bfq" -> "mq-deadline" */
-static void bracketed(char *buf)
-{
-	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
-
-	if (open && close) {
-		*close = '\0';
-		memmove(buf, open + 1, strlen(open + 1) + 1);
-	}
-}
-
 /* A machine setting in a file: it must be there and writable (root). */
 static int knob_file(struct comparison *c, const char *path, const char *what,
 		     char *why, size_t len)
@@ -277,7 +266,7 @@ static int check_knob(struct comparison *c, const struct config *cfg, char *why,
 				    "device with an I/O scheduler", cfg->work_dir);
 		if (knob_file(c, path, "the work directory's disk", why, len))
 			return -1;
-		bracketed(c->orig);
+		env_bracketed(c->orig);
 		return 0;
 	}
 	case KNOB_LOAD_NICE:
@@ -563,7 +552,7 @@ static int knob_value(const struct comparison *c, char *buf, size_t len)
 	if (read_small(c->path, buf, len))
 		return -1;
 	if (c->knob == KNOB_IOSCHED)
-		bracketed(buf);
+		env_bracketed(buf);
 	return 0;
 }
 
@@ -581,13 +570,14 @@ void compare_start(struct comparison *c)
 }
 
 /* sched_ext's state file is want, within SCX_TIMEOUT (pid: the scheduler,
- * which must not exit meanwhile, or 0).  0, or -1 with why. */
+ * which must not exit meanwhile, or 0: then a stop signal does not end the
+ * wait, which is the way back).  0, or -1 with why. */
 static int scx_wait(const char *want, pid_t pid, char *why, size_t len)
 {
 	int64_t end = mono_ns() + SCX_TIMEOUT;
 	char state[64] = "?";
 
-	while (mono_ns() < end && !proc_interrupted()) {
+	while (mono_ns() < end && !(pid && proc_interrupted())) {
 		int status;
 
 		if (read_small(SCX "/state", state, sizeof(state)) == 0 && !strcmp(state, want))
@@ -711,7 +701,7 @@ static void observe(const char *key, const char *path, int brackets, struct reco
 		return;
 	}
 	if (brackets)
-		bracketed(buf);
+		env_bracketed(buf);
 	record_set(obs, key, buf);
 }
 
@@ -743,6 +733,8 @@ int compare_verify(struct comparison *c, const char *work_dir, struct record *ob
 	    strcmp(v, k->value))
 		return whyf(why, len, "%s is %s, not %s as configuration %s set it",
 			    c->knob_name, v, k->value, k->label);
+	if (c->knob == KNOB_SCHED_EXT && !strcmp(k->value, "none") && strcmp(state, "disabled"))
+		return whyf(why, len, "sched_ext is %s: a scheduler was loaded meanwhile", state);
 	if (c->knob == KNOB_SCHED_EXT && strcmp(k->value, "none")) {
 		if (strcmp(state, "enabled"))
 			return whyf(why, len, "sched_ext is %s: the kernel ejected %s", state, k->value);

@@ -89,8 +89,7 @@ static void set_file(struct record *r, const char *key, const char *path)
 	record_set(r, key, read_small(path, buf, sizeof(buf)) ? ABSENT : buf);
 }
 
-/* "always [madvise] never" -> "madvise"; text without brackets stays. */
-static void bracketed(char *buf)
+void env_bracketed(char *buf)
 {
 	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
 
@@ -108,7 +107,7 @@ static void set_bracketed(struct record *r, const char *key, const char *path)
 		record_set(r, key, ABSENT);
 		return;
 	}
-	bracketed(buf);
+	env_bracketed(buf);
 	record_set(r, key, buf);
 }
 
@@ -275,7 +274,7 @@ static void work_device(struct record *r, const char *work_dir)
 	free(abs);
 	if (queue_scheduler(dir, path, sizeof(path)) || read_small(path, buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), ABSENT);
-	bracketed(buf);
+	env_bracketed(buf);
 	record_set(r, "io_scheduler", buf);
 }
 

@@ -18,6 +18,10 @@ void env_capture(struct record *r, int argc, char **argv, const char *work_dir);
  * none (no block device, as on tmpfs). */
 int env_io_scheduler_path(const char *work_dir, char *path, size_t len);
 
+/* The chosen one of a sysfs choice: "always [madvise] never" -> "madvise";
+ * text without brackets stays. */
+void env_bracketed(char *buf);
+
 /* The number of online CPUs (at least 1). */
 unsigned env_ncpus(void);
 

@@ -646,65 +646,6 @@ static int auto_stop(struct suite *s, uint64_t round, const double *times, const
 	return done;
 }
 
-static int rounds(struct suite *s)
-{
-	size_t step = 0, steps = s->ntypes * s->cfg->runs;
-	int built = 1;	/* the warm-up was a build */
-	double *times = xcalloc(steps, sizeof(*times));	/* for -n auto */
-	size_t n[ARRAY_SIZE(s->types)] = { 0 };
-	int ret = 0;
-
-	for (uint64_t round = 1; round <= s->cfg->runs && !ret; round++) {
-		for (size_t i = 0; i < s->ntypes; i++) {
-			const struct runtype *rt = s->types[i];
-			struct run run = {
-				.label = s->label, .type = (char *)rt->name,
-				.session = s->session, .workload = s->wl.identity,
-				.round = (int)round,
-			};
-			int64_t t0 = mono_ns();
-			int rc;
-
-			progress_run(step);
-			if (rt->cacherun && !built) {
-				progress_phase("the build before cacherun", NULL, 0);
-				if (untimed_build(s, "the build before cacherun")) {
-					ret = proc_interrupted() ? -1 : -2;
-					break;
-				}
-			}
-			rc = harness_run(&s->h, rt, s->ctx[i], &run);
-			built = !strcmp(rt->name, "noload") && run.valid;
-			if (rc) {
-				free(run.flush);
-				free(run.reason);
-				record_free(&run.params);
-				free(run.probe);
-				ret = -1;
-				break;
-			}
-			progress_ran((double)(mono_ns() - t0) / NS_PER_SEC,
-				     (double)run.elapsed_ns / NS_PER_SEC);
-			report_run(&run, ++step, steps, s->cfg->runs, s->env.swap_free > 0);
-			rc = store_run(s, &run);
-			if (run.valid)
-				times[i * s->cfg->runs + n[i]++] = (double)run.elapsed_ns / NS_PER_SEC;
-			free(run.flush);
-			free(run.reason);
-			record_free(&run.params);
-			free(run.probe);
-			if (rc) {
-				ret = -2;
-				break;
-			}
-		}
-		if (!ret && auto_stop(s, round, times, n))
-			break;
-	}
-	free(times);
-	return ret;
-}
-
 /* One run of the comparison's active configuration, checked before and
  * after: a check that fails, or an observed value that changed, makes it
  * invalid with the reason.  harness_run's value. */
@@ -735,6 +676,77 @@ static int compare_run(struct suite *s, const struct runtype *rt, size_t i, stru
 	return rc;
 }
 
+/* Run type i of round: the build cacherun must follow when the last run
+ * was none (*built), the timed run (checked around it in a comparison),
+ * its line and its record.  *secs: its Time when valid, else -1.  0, -1
+ * when a stop signal interrupted it, -2 on an error. */
+static int one_run(struct suite *s, size_t i, uint64_t round, int *built, size_t *step,
+		   size_t steps, double *secs)
+{
+	const struct runtype *rt = s->types[i];
+	struct run run = {
+		.label = s->label, .type = (char *)rt->name,
+		.session = s->session, .workload = s->wl.identity,
+		.round = (int)round,
+	};
+	struct record obs;
+	int64_t t0 = mono_ns();
+	int rc, ret = 0;
+
+	*secs = -1;
+	progress_run(*step);
+	if (rt->cacherun && !*built) {
+		progress_phase("the build before cacherun", NULL, 0);
+		if (untimed_build(s, "the build before cacherun"))
+			return proc_interrupted() ? -1 : -2;
+	}
+	record_init(&obs, "observed");
+	rc = s->cmp ? compare_run(s, rt, i, &run, &obs) : harness_run(&s->h, rt, s->ctx[i], &run);
+	*built = !strcmp(rt->name, "noload") && run.valid;
+	if (rc) {
+		ret = -1;
+	} else {
+		progress_ran((double)(mono_ns() - t0) / NS_PER_SEC,
+			     (double)run.elapsed_ns / NS_PER_SEC);
+		report_run(&run, ++*step, steps, s->cfg->runs, s->env.swap_free > 0);
+		s->obs = s->cmp ? &obs : NULL;
+		if (store_run(s, &run))
+			ret = -2;
+		s->obs = NULL;
+		if (run.valid)
+			*secs = (double)run.elapsed_ns / NS_PER_SEC;
+	}
+	record_free(&obs);
+	free(run.flush);
+	free(run.reason);
+	record_free(&run.params);
+	free(run.probe);
+	return ret;
+}
+
+static int rounds(struct suite *s)
+{
+	size_t step = 0, steps = s->ntypes * s->cfg->runs;
+	int built = 1;	/* the warm-up was a build */
+	double *times = xcalloc(steps, sizeof(*times));	/* for -n auto */
+	size_t n[ARRAY_SIZE(s->types)] = { 0 };
+	int ret = 0;
+
+	for (uint64_t round = 1; round <= s->cfg->runs && !ret; round++) {
+		for (size_t i = 0; i < s->ntypes && !ret; i++) {
+			double secs;
+
+			ret = one_run(s, i, round, &built, &step, steps, &secs);
+			if (secs >= 0)
+				times[i * s->cfg->runs + n[i]++] = secs;
+		}
+		if (!ret && auto_stop(s, round, times, n))
+			break;
+	}
+	free(times);
+	return ret;
+}
+
 /* The comparison's rounds: in each, every configuration in the counter-
  * balanced order, set up, its runs of every type, undone. */
 static int compare_rounds(struct suite *s)
@@ -758,44 +770,9 @@ static int compare_rounds(struct suite *s)
 				break;
 			}
 			for (size_t i = 0; i < s->ntypes && !ret; i++) {
-				const struct runtype *rt = s->types[i];
-				struct run run = {
-					.label = s->label, .type = (char *)rt->name,
-					.session = s->session, .workload = s->wl.identity,
-					.round = (int)round,
-				};
-				struct record obs;
-				int64_t t0 = mono_ns();
-				int rc;
+				double secs;
 
-				progress_run(step);
-				if (rt->cacherun && !built) {
-					progress_phase("the build before cacherun", NULL, 0);
-					if (untimed_build(s, "the build before cacherun")) {
-						ret = proc_interrupted() ? -1 : -2;
-						break;
-					}
-				}
-				record_init(&obs, "observed");
-				rc = compare_run(s, rt, i, &run, &obs);
-				built = !strcmp(rt->name, "noload") && run.valid;
-				if (!rc) {
-					progress_ran((double)(mono_ns() - t0) / NS_PER_SEC,
-						     (double)run.elapsed_ns / NS_PER_SEC);
-					report_run(&run, ++step, steps, s->cfg->runs,
-						   s->env.swap_free > 0);
-					s->obs = &obs;
-					if (store_run(s, &run))
-						ret = -2;
-					s->obs = NULL;
-				} else {
-					ret = -1;
-				}
-				record_free(&obs);
-				free(run.flush);
-				free(run.reason);
-				record_free(&run.params);
-				free(run.probe);
+				ret = one_run(s, i, round, &built, &step, steps, &secs);
 			}
 			progress_phase("undoing the configuration", NULL, 0);
 			if (compare_leave(s->cmp, why, sizeof(why))) {

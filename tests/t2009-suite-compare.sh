@@ -12,13 +12,6 @@ command -v make >/dev/null || skip_all "make is not installed"
 mkdir run || exit 99
 here=$(pwd -P)
 
-compare() {	# compare NAME ARGS...: contest compare in run/, output in NAME.out/.err
-	name=$1
-	shift
-	(cd run && exec "$CONTEST" compare --scale 2 --lead-time 0 "$@" \
-		>"../$name.out" 2>"../$name.err")
-}
-
 # --- the file's errors ----------------------------------------------------------
 bad() {	# bad DESCRIPTION WANT TEXT: the file TEXT is refused with WANT
 	printf "$3" >run/bad.cfg
