@@ -118,6 +118,12 @@ ok_eq "report --compare ID exits 0" "$?" 0
 ok "it shows the first comparison's runs alone" \
 	sh -c "grep -q '^alpha  *\[2\]' cmp.out && grep -q '^beta  *\[2\]' cmp.out"
 ok "tested against its first configuration" grep -q "differs from alpha" cmp.out
+(cd run && "$CONTEST" plot --compare "$id" >../cmp.svg 2>../plot.err)
+ok_eq "plot --compare ID exits 0" "$?" 0
+ok_eq "its chart has the first comparison's two bars" \
+	"$(grep -o 'data-row="[^"]*"' cmp.svg | sort -u | tr '\n' ' ')" \
+	'data-row="alpha" data-row="beta" '
+ok "their Ratio from its runs alone" grep -q 'data-ratio=' cmp.svg
 (cd run && "$CONTEST" report >../all.out 2>&1)
 ok "plain report pools both sittings" grep -q '^alpha  *\[3\]' all.out
 (cd run && "$CONTEST" report --compare 1-1 >../none.out 2>../none.err)
