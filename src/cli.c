@@ -23,10 +23,10 @@ enum {
 	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
 	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS, OPT_LATENCY,
 	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET, OPT_POOL_NOLOAD, OPT_SWAP,
-	OPT_PROBE, OPT_NO_PROGRESS, OPT_JSON_SUMMARY,
+	OPT_PROBE, OPT_NO_PROGRESS, OPT_JSON_SUMMARY, OPT_CONFIGS, OPT_VARY, OPT_SEED, OPT_COMPARE,
 };
 
-#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT | CMD_MERGE)
+#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT | CMD_MERGE | CMD_COMPARE)
 #define LOADS (CMD_RUN | CMD_LOAD | CMD_LIST)
 
 /* Every option, once: parsing and --help both come from this table. */
@@ -71,10 +71,18 @@ static const struct opt {
 	  "no live progress line, even on a terminal (job runners, logs)" },
 	{ OPT_JSON_SUMMARY, "json-summary", "FILE", CMD_RUN,
 	  "write what the suite did to FILE as json; exit 3 or 4 if runs were invalid" },
+	{ OPT_CONFIGS, "configs", "FILE", CMD_COMPARE,
+	  "the configurations: [LABEL] sections of setup, undo and check commands" },
+	{ OPT_VARY, "vary", "KEY=V1,V2...", CMD_COMPARE,
+	  "built-in configurations: autogroup, iosched, load-nice, load-session, slice or sched_ext" },
+	{ OPT_SEED, "seed", "N", CMD_COMPARE,
+	  "which counterbalanced order of the configurations (default 0), recorded" },
 	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT | CMD_PLOT,
 	  "results directory (default ./contest-results); report and plot read several" },
 	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT | CMD_PLOT,
 	  "divide Times by this label's noload; test the rows against it" },
+	{ OPT_COMPARE, "compare", "ID", CMD_REPORT | CMD_PLOT,
+	  "only the comparison ID, its configurations tested against the first" },
 	{ OPT_POOL_NOLOAD, "pool-noload", NULL, CMD_REPORT | CMD_PLOT,
 	  "Ratio over the label's noload of all sessions, not of the run's own" },
 	{ OPT_STATS, "stats", NULL, CMD_REPORT,
@@ -139,6 +147,7 @@ void cli_help(FILE *f, const struct command *cmds)
 {
 	static const struct { unsigned cmds; const char *title; } groups[] = {
 		{ CMD_RUN, "Options of run" },
+		{ CMD_COMPARE, "Options of compare (which also takes those of run but -k)" },
 		{ CMD_RUN | CMD_REPORT | CMD_PLOT, "Options of run, report and plot" },
 		{ CMD_REPORT | CMD_PLOT, "Options of report and plot" },
 		{ CMD_REPORT, "Options of report" },
@@ -178,6 +187,14 @@ void cli_help(FILE *f, const struct command *cmds)
 	}
 	fputs("\nSizes take K, M, G or T (powers of 1024).  Run types: see 'contest list'.\n"
 	      "Manual: man contest.\n", f);
+}
+
+/* Whether o applies to cmd: compare takes run's options but -k. */
+static int applies(const struct opt *o, enum cmd cmd)
+{
+	if (o->cmds & cmd)
+		return 1;
+	return cmd == CMD_COMPARE && (o->cmds & CMD_RUN) && o->id != OPT_LABEL;
 }
 
 static const struct command *find_command(const struct command *cmds, const char *name)
@@ -399,6 +416,21 @@ static int set_option(struct config *cfg, int id, const char *name, char *arg)
 		cfg->format = arg;
 		return 0;
 	}
+	case OPT_CONFIGS:
+		cfg->configs = arg;
+		return 0;
+	case OPT_VARY:
+		if (cfg->vary)
+			return usage_error("%s is given once, with every value: --vary KEY=V1,V2", name);
+		cfg->vary = arg;
+		return 0;
+	case OPT_SEED:
+		if (parse_u64(arg, 0, UINT64_MAX, &cfg->seed))
+			return usage_error("%s wants a whole number, not '%s'", name, arg);
+		return 0;
+	case OPT_COMPARE:
+		cfg->compare_id = arg;
+		return 0;
 	case OPT_REPORT:
 		return 0;
 	}
@@ -413,7 +445,7 @@ static const struct opt *opt_by_id(int id, enum cmd cmd)
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		if (opts[i].id != id)
 			continue;
-		if (opts[i].cmds & cmd)
+		if (applies(&opts[i], cmd))
 			return &opts[i];
 		if (!any)
 			any = &opts[i];
@@ -495,7 +527,7 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const struct opt *o = &opts[i];
 
-		if (!(o->cmds & cfg->cmd))
+		if (!applies(o, cfg->cmd))
 			continue;
 		longopts[nl++] = (struct option){ o->name,
 			o->arg ? required_argument : no_argument, NULL, o->id };
@@ -552,7 +584,9 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 		cfg->args = xrealloc(cfg->args, (size_t)(cfg->nargs + 1) * sizeof(char *));
 		cfg->args[cfg->nargs++] = argv[optind];
 	}
-	if (cfg->cmd != CMD_RUN)
+	if (cfg->cmd == CMD_COMPARE && cfg->auto_runs)
+		return usage_error("compare wants a number of rounds: -n auto does not apply to it");
+	if (cfg->cmd != CMD_RUN && cfg->cmd != CMD_COMPARE)
 		return 0;
 	if (cfg->nresults_dirs > 1)
 		return usage_error("run stores its results in one directory: give -d once");

@@ -13,6 +13,7 @@ enum cmd {
 	CMD_ENV = 1 << 4,
 	CMD_PLOT = 1 << 5,
 	CMD_MERGE = 1 << 6,
+	CMD_COMPARE = 1 << 7,	/* takes every option of run but -k, and its own */
 };
 
 /* -n auto runs this many rounds before it looks at the spread. */
@@ -62,6 +63,10 @@ struct config {
 	const char *list_root;  /* --root */
 	int swap_zram;          /* --swap zram[:SIZE] */
 	uint64_t swap_size;     /* its SIZE, 0 = default */
+	const char *configs;    /* compare --configs FILE */
+	const char *vary;       /* compare --vary KEY=V1,V2... */
+	uint64_t seed;          /* compare --seed (default 0) */
+	const char *compare_id; /* report --compare ID */
 	char **args;            /* run types (run) or labels (report) */
 	int nargs;
 	int argc;               /* the whole command line, for the records */

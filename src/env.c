@@ -89,8 +89,7 @@ static void set_file(struct record *r, const char *key, const char *path)
 	record_set(r, key, read_small(path, buf, sizeof(buf)) ? ABSENT : buf);
 }
 
-/* "always [madvise] never" -> "madvise"; text without brackets stays. */
-static void bracketed(char *buf)
+void env_bracketed(char *buf)
 {
 	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
 
@@ -108,7 +107,7 @@ static void set_bracketed(struct record *r, const char *key, const char *path)
 		record_set(r, key, ABSENT);
 		return;
 	}
-	bracketed(buf);
+	env_bracketed(buf);
 	record_set(r, key, buf);
 }
 
@@ -203,15 +202,61 @@ static int mount_of(const char *abs, dev_t dev, char *type, size_t tlen,
 	return found;
 }
 
+/* The disk of the file system holding abs (st: its stat): its sysfs
+ * directory in path, the type of the file system in type (when known). */
+static void disk_of(const char *abs, const struct stat *st, char *type, size_t tlen,
+		    char *path, size_t len)
+{
+	char source[PATH_MAX] = "";
+	struct stat bs;
+	struct statfs sf;
+	dev_t dev = st->st_dev;
+
+	if (mount_of(abs, st->st_dev, type, tlen, source, sizeof(source)) &&
+	    statfs(abs, &sf) == 0)
+		snprintf(type, tlen, "0x%lx", (unsigned long)sf.f_type);
+	/* btrfs and others have an anonymous st_dev: the mount's source is the disk */
+	snprintf(path, len, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (access(path, F_OK) && source[0] == '/' && stat(source, &bs) == 0 &&
+	    S_ISBLK(bs.st_mode)) {
+		dev = bs.st_rdev;
+		snprintf(path, len, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	}
+}
+
+/* The I/O scheduler file of the disk dir (its sysfs directory) into path:
+ * a partition has no queue, its disk, the parent directory, does. */
+static int queue_scheduler(const char *dir, char *path, size_t len)
+{
+	snprintf(path, len, "%s/queue/scheduler", dir);
+	if (access(path, F_OK) == 0)
+		return 0;
+	snprintf(path, len, "%s/../queue/scheduler", dir);
+	return access(path, F_OK);
+}
+
+int env_io_scheduler_path(const char *work_dir, char *path, size_t len)
+{
+	char *abs = nearest_existing(work_dir);
+	char type[64], dir[PATH_MAX];
+	struct stat st;
+	int ret = -1;
+
+	if (abs && stat(abs, &st) == 0) {
+		disk_of(abs, &st, type, sizeof(type), dir, sizeof(dir));
+		ret = queue_scheduler(dir, path, len);
+	}
+	free(abs);
+	return ret;
+}
+
 /* The block device holding work_dir, its I/O scheduler, and the file
  * system type. */
 static void work_device(struct record *r, const char *work_dir)
 {
 	char *abs = nearest_existing(work_dir);
-	char type[64] = ABSENT, source[PATH_MAX] = "", path[PATH_MAX], buf[512];
-	struct stat st, bs;
-	struct statfs sf;
-	dev_t dev;
+	char type[64] = ABSENT, dir[PATH_MAX], path[PATH_MAX], buf[512];
+	struct stat st;
 
 	record_set(r, "work_dir", abs ? abs : work_dir);
 	if (!abs || stat(abs, &st)) {
@@ -221,32 +266,15 @@ static void work_device(struct record *r, const char *work_dir)
 		free(abs);
 		return;
 	}
-	dev = st.st_dev;
-	if (mount_of(abs, st.st_dev, type, sizeof(type), source, sizeof(source)) &&
-	    statfs(abs, &sf) == 0)
-		snprintf(type, sizeof(type), "0x%lx", (unsigned long)sf.f_type);
+	disk_of(abs, &st, type, sizeof(type), dir, sizeof(dir));
 	record_set(r, "work_fs", type);
-	/* btrfs and others have an anonymous st_dev: the mount's source is the disk */
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	if (access(path, F_OK) && source[0] == '/' && stat(source, &bs) == 0 &&
-	    S_ISBLK(bs.st_mode)) {
-		dev = bs.st_rdev;
-		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	}
 	free(abs);
-	abs = realpath(path, NULL);
+	abs = realpath(dir, NULL);
 	record_set(r, "work_dev", abs ? strrchr(abs, '/') + 1 : ABSENT);
 	free(abs);
-	/* a partition has no queue: its disk, the parent directory, does */
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/scheduler", major(dev),
-		 minor(dev));
-	if (read_small(path, buf, sizeof(buf))) {
-		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/scheduler",
-			 major(dev), minor(dev));
-		if (read_small(path, buf, sizeof(buf)))
-			snprintf(buf, sizeof(buf), ABSENT);
-	}
-	bracketed(buf);
+	if (queue_scheduler(dir, path, sizeof(path)) || read_small(path, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), ABSENT);
+	env_bracketed(buf);
 	record_set(r, "io_scheduler", buf);
 }
 
@@ -324,6 +352,7 @@ void env_capture(struct record *r, int argc, char **argv, const char *work_dir)
 	set_file(r, "autogroup", "/proc/sys/kernel/sched_autogroup_enabled");
 	set_file(r, "sched_ext", "/sys/kernel/sched_ext/state");
 	set_file(r, "sched_ext_ops", "/sys/kernel/sched_ext/root/ops");
+	set_file(r, "sched_ext_enable_seq", "/sys/kernel/sched_ext/enable_seq");
 	preemption(r, have_uname ? u.version : NULL);
 	if (workload_cc_version(cc && *cc ? cc : "cc", buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), ABSENT);

@@ -13,6 +13,15 @@
  * workload fields are the caller's. */
 void env_capture(struct record *r, int argc, char **argv, const char *work_dir);
 
+/* The I/O scheduler file (/sys/.../queue/scheduler) of the disk holding
+ * work_dir (or its nearest existing parent) into path; -1 when there is
+ * none (no block device, as on tmpfs). */
+int env_io_scheduler_path(const char *work_dir, char *path, size_t len);
+
+/* The chosen one of a sysfs choice: "always [madvise] never" -> "madvise";
+ * text without brackets stays. */
+void env_bracketed(char *buf);
+
 /* The number of online CPUs (at least 1). */
 unsigned env_ncpus(void);
 

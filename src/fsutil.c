@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "util.h"
 
 int write_all(int fd, const void *buf, size_t len)
 {
@@ -214,4 +215,33 @@ int walk_files(const char *dir, int (*fn)(int fd, void *arg), void *arg)
 	if (fd < 0)
 		return -1;
 	return walk_at(fd, fn, arg);
+}
+
+void log_tail(const char *path, int lines, FILE *f)
+{
+	FILE *in = fopen(path, "re");
+	char **ring = xcalloc((size_t)lines, sizeof(char *));
+	char *line = NULL;
+	size_t cap = 0;
+	long n = 0;
+
+	if (!in) {
+		free(ring);
+		return;
+	}
+	while (getline(&line, &cap, in) >= 0) {
+		free(ring[n % lines]);
+		ring[n % lines] = xstrdup(line);
+		n++;
+	}
+	for (long i = n > lines ? n - lines : 0; i < n; i++) {
+		fprintf(f, "    %s", ring[i % lines]);
+		if (!strchr(ring[i % lines], '\n'))
+			fputc('\n', f);
+	}
+	for (int i = 0; i < lines; i++)
+		free(ring[i]);
+	free(ring);
+	free(line);
+	fclose(in);
 }

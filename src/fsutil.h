@@ -3,6 +3,7 @@
 #define CONTEST_FSUTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -29,5 +30,9 @@ int remove_tree(const char *path);
 /* Call fn for every regular file below dir (symlinks not followed) with an
  * fd open for reading.  Returns the first nonzero fn result, or -1. */
 int walk_files(const char *dir, int (*fn)(int fd, void *arg), void *arg);
+
+/* The last `lines` lines of the file at path on f, each indented by four
+ * spaces; nothing when it cannot be read. */
+void log_tail(const char *path, int lines, FILE *f);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "env.h"
 #include "plot.h"
 #include "report.h"
@@ -53,19 +54,49 @@ static int load_results(const struct config *cfg, struct store *st)
 	return 0;
 }
 
+/* The results directory read whole, or with --compare ID that sitting
+ * alone, its configurations as the labels, in their order (*labels, freed
+ * by the caller).  0, else the exit status after saying why. */
+static int load_selected(const struct config *cfg, struct store *st, struct report_opts *o,
+			 char ***labels)
+{
+	char why[512];
+	size_t n;
+
+	*labels = NULL;
+	if (load_results(cfg, st))
+		return 1;
+	if (!cfg->compare_id)
+		return 0;
+	if (cfg->nargs) {
+		store_free(st);
+		return usage_error("--compare ID shows the labels of that comparison: name no "
+				   "labels with it");
+	}
+	if (compare_select(st, cfg->compare_id, labels, &n, why, sizeof(why))) {
+		msg("%s", why);
+		store_free(st);
+		return 1;
+	}
+	o->labels = *labels;
+	o->nlabels = n;
+	return 0;
+}
+
 static int cmd_report(struct config *cfg)
 {
 	struct report_opts o = report_opts_of(cfg);
 	struct store st;
-	char why[512];
-	int ret = 0;
+	char why[512], **labels;
+	int ret = load_selected(cfg, &st, &o, &labels);
 
-	if (load_results(cfg, &st))
-		return 1;
+	if (ret)
+		return ret;
 	if (report_print(stdout, &st, &o, why, sizeof(why))) {
 		msg("%s", why);
 		ret = 1;
 	}
+	free(labels);
 	store_free(&st);
 	return ret;
 }
@@ -76,11 +107,11 @@ static int cmd_plot(struct config *cfg)
 	struct report_opts o = report_opts_of(cfg);
 	struct report r;
 	struct store st;
-	char why[512];
-	int ret = 0;
+	char why[512], **labels;
+	int ret = load_selected(cfg, &st, &o, &labels);
 
-	if (load_results(cfg, &st))
-		return 1;
+	if (ret)
+		return ret;
 	if (report_build(&st, &o, &r, why, sizeof(why)) == 0) {
 		struct latency l;
 
@@ -98,6 +129,7 @@ static int cmd_plot(struct config *cfg)
 		msg("%s", why);
 		ret = 1;
 	}
+	free(labels);
 	store_free(&st);
 	return ret;
 }
@@ -208,6 +240,9 @@ static int cmd_env(struct config *cfg)
 static const struct command commands[] = {
 	{ "run", CMD_RUN, cmd_run, "[options] [RUNTYPE...]",
 	  "run the benchmark (the default command)" },
+	{ "compare", CMD_COMPARE, compare_main,
+	  "--configs FILE|--vary KEY=V1,V2 [run options] [RUNTYPE...]",
+	  "run the suite in every configuration, interleaved round by round" },
 	{ "report", CMD_REPORT, cmd_report, "[options] [LABEL...]",
 	  "print the stored results as contest tables" },
 	{ "plot", CMD_PLOT, cmd_plot, "[-o FILE.svg] [options] [LABEL...]",

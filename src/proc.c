@@ -61,10 +61,57 @@ int64_t timeval_ns(const struct timeval *tv)
  * handler sees), it SIGKILLs the groups still listed: make's compilers
  * ignore make's death, and a load must not outlive the benchmark. */
 
+/* What the guardian does after the kills: write VALUE to PATH ("=PATH\tVALUE"),
+ * or run CMD by /bin/sh -c ("!CMD"), newest first. */
+static void guard_undo(char **undo, size_t n)
+{
+	while (n--) {
+		char *tab = strchr(undo[n], '\t');
+
+		if (undo[n][0] == '=' && tab) {
+			int fd;
+
+			*tab = '\0';
+			fd = open(undo[n] + 1, O_WRONLY | O_CLOEXEC);
+			if (fd >= 0) {
+				/* a failure has nobody left to be told */
+				(void)!write_all(fd, tab + 1, strlen(tab + 1));
+				close(fd);
+			}
+		} else if (undo[n][0] == '!') {
+			pid_t pid = fork();
+
+			if (pid == 0) {
+				for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
+					signal(caught[i], SIG_DFL);
+				execl("/bin/sh", "sh", "-c", undo[n] + 1, (char *)NULL);
+				_exit(127);
+			}
+			while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+	}
+}
+
+/* Forget the undo line that is line with its first byte ('~') taken for
+ * the kind: the newest match goes. */
+static void guard_drop(char **undo, size_t *n, const char *line)
+{
+	for (size_t i = *n; i--; ) {
+		if (strcmp(undo[i] + 1, line + 1))
+			continue;
+		free(undo[i]);
+		memmove(&undo[i], &undo[i + 1], (*n - i - 1) * sizeof(*undo));
+		(*n)--;
+		return;
+	}
+}
+
 static void guard_main(int fd)
 {
 	pid_t *groups = NULL;
-	size_t n = 0, cap = 0, have = 0;
+	char **undo = NULL;
+	size_t n = 0, cap = 0, have = 0, nundo = 0;
 	char buf[4096];
 
 	setpgid(0, 0);	/* out of the terminal's reach: a Ctrl-C is contest's to handle */
@@ -96,6 +143,15 @@ static void guard_main(int fd)
 				for (size_t i = 0; i < n; i++)
 					if (groups[i] == pg)
 						groups[i--] = groups[--n];
+			} else if (line[0] == '=' || line[0] == '!') {
+				*nl = '\0';
+				undo = realloc(undo, (nundo + 1) * sizeof(*undo));
+				if (!undo || !(undo[nundo] = strdup(line)))
+					_exit(1);
+				nundo++;
+			} else if (line[0] == '~') {
+				*nl = '\0';
+				guard_drop(undo, &nundo, line);
 			}
 		}
 		have -= (size_t)(line - buf);
@@ -104,6 +160,10 @@ static void guard_main(int fd)
 	for (size_t i = 0; i < n; i++)
 		kill(-groups[i], SIGKILL);
 	free(groups);
+	guard_undo(undo, nundo);
+	for (size_t i = 0; i < nundo; i++)
+		free(undo[i]);
+	free(undo);
 	_exit(0);
 }
 
@@ -153,6 +213,37 @@ void proc_guard_stop(void)
 void proc_forget(pid_t pgid)
 {
 	guard_tell('-', pgid);
+}
+
+void proc_remember(pid_t pgid)
+{
+	guard_tell('+', pgid);
+}
+
+/* One undo line to the guardian: "KIND TEXT\n" in one write. */
+static void guard_undo_line(char kind, const char *text)
+{
+	char *line = xasprintf("%c%s\n", kind, text);
+
+	if (guard_fd >= 0)	/* a guardian gone cannot be told */
+		(void)!write_all(guard_fd, line, strlen(line));
+	free(line);
+}
+
+void proc_guard_write(const char *path, const char *value, int add)
+{
+	char *text = xasprintf("=%s\t%s", path, value);
+
+	guard_undo_line(add ? text[0] : '~', text + 1);
+	free(text);
+}
+
+void proc_guard_run(const char *cmd, int add)
+{
+	char *text = xasprintf("!%s", cmd);
+
+	guard_undo_line(add ? text[0] : '~', text + 1);
+	free(text);
 }
 
 /* Fork a child in process group pgid (0: a group of its own), or in a

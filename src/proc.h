@@ -21,6 +21,14 @@ int proc_guard_start(void);
 void proc_guard_stop(void);
 /* Process group pgid is gone: the guardian can forget it. */
 void proc_forget(pid_t pgid);
+/* Process group pgid outlived its reaped leader: the guardian kills it
+ * again when contest ends. */
+void proc_remember(pid_t pgid);
+/* What the guardian undoes when contest ends without doing it itself (a
+ * SIGKILL), after its kills, newest first: write value to path, or run cmd
+ * by /bin/sh -c.  add 0 takes back the same (path, value) or cmd. */
+void proc_guard_write(const char *path, const char *value, int add);
+void proc_guard_run(const char *cmd, int add);
 
 /* Fork a child in process group pgid (0: a new group led by the child),
  * with PR_SET_PDEATHSIG and default signal dispositions.  Returns the pid

@@ -556,14 +556,23 @@ static void adjust(struct report *r, size_t g, int loads)
 }
 
 /* Every row but the reference against test_base's runs of the same workload
- * in the usual configuration (loads in contest's session): Time always,
+ * in the usual configuration (loads in contest's session; in their own where
+ * test_base has no other, as a comparison with --load-session): Time always,
  * Loads where the run type has a load. */
 static void significance(const struct store *st, struct report *r)
 {
+	/* test_base's loads in a session of their own when it has no other
+	 * runs (a comparison made with --load-session) */
+	int base_session = 1;
+
+	for (size_t g = 0; g < r->nrows; g++)
+		if (!strcmp(r->rows[g].label, r->test_base) && !r->rows[g].load_session)
+			base_session = 0;
 	for (size_t g = 0; g < r->nrows; g++) {
 		struct report_row *row = &r->rows[g];
 
-		row->reference = !strcmp(row->label, r->test_base) && !row->load_session;
+		row->reference = !strcmp(row->label, r->test_base) &&
+				 row->load_session == base_session;
 		if (row->reference) {
 			for (size_t t = 0; t < r->ntypes; t++) {
 				untested(&cell_at(r, g, t)->t_time, "baseline");
@@ -574,8 +583,8 @@ static void significance(const struct store *st, struct report *r)
 		r->compared++;
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct cell *c = cell_at(r, g, t), ref;
-			struct sel s = { r->test_base, r->types[t], row->identity, 0, row->probe,
-					 base_host(st, r->test_base, row) };
+			struct sel s = { r->test_base, r->types[t], row->identity, base_session,
+					 row->probe, base_host(st, r->test_base, row) };
 
 			if (!c->n)
 				continue;

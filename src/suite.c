@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "env.h"
 #include "flush.h"
 #include "fsutil.h"
@@ -51,6 +52,9 @@ struct suite {
 	int added_noload;       /* noload added for the Ratio (1, 2): the plan says why */
 	int work_lock, results_lock; /* fds of the held locks, or -1 */
 	size_t kept, invalid;
+	struct comparison *cmp; /* contest compare, or NULL */
+	size_t cur;             /* its configuration running now */
+	const struct record *obs; /* what was observed before the run stored now */
 };
 
 static int pick_types(struct suite *s)
@@ -109,11 +113,25 @@ static void add_noload_if_missing(struct suite *s, const struct store *st)
 	s->added_noload = have ? 2 : 1;
 }
 
+/* A comparison's configurations each divide by their own noload. */
+static void add_own_noload(struct suite *s)
+{
+	for (size_t i = 0; i < s->ntypes; i++)
+		if (!strcmp(s->types[i]->name, "noload"))
+			return;
+	if (s->ntypes + 1 > ARRAY_SIZE(s->types))
+		return;
+	memmove(&s->types[1], &s->types[0], s->ntypes * sizeof(s->types[0]));
+	s->types[0] = runtype_find("noload");
+	s->ntypes++;
+	s->added_noload = 1;
+}
+
 static int pick_label(struct suite *s)
 {
 	struct utsname u;
 	char why[256];
-	const char *label = s->cfg->label;
+	const char *label = s->cmp ? s->cmp->cfgs[0].label : s->cfg->label;
 
 	if (!label) {
 		if (uname(&u))
@@ -443,7 +461,18 @@ static void finish_loads(struct suite *s)
 	}
 }
 
-static int write_env(struct suite *s)
+/* Configuration i of the comparison from now on: its label and loads. */
+static void use_config(struct suite *s, size_t i)
+{
+	const struct cmp_config *k = &s->cmp->cfgs[i];
+
+	s->cur = i;
+	snprintf(s->label, sizeof(s->label), "%s", k->label);
+	s->h.load_nice = k->has_nice ? k->load_nice : (int)s->cfg->load_nice;
+	s->h.load_session = k->load_session >= 0 ? k->load_session : s->cfg->load_session;
+}
+
+static int write_env_of(struct suite *s)
 {
 	struct record r;
 	char why[512];
@@ -462,10 +491,26 @@ static int write_env(struct suite *s)
 		record_set(&r, "load_session", "1");
 	if (s->zram.id >= 0)
 		record_set(&r, "swap_made", "zram (--swap)");
+	if (s->cmp)
+		compare_describe(s->cmp, s->cur, NULL, &r);
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	if (ret)
 		msg("%s", why);
 	record_free(&r);
+	return ret;
+}
+
+/* The environment record of the label, or of every configuration. */
+static int write_env(struct suite *s)
+{
+	int ret = 0;
+
+	if (!s->cmp)
+		return write_env_of(s);
+	for (size_t i = 0; i < s->cmp->n && !ret; i++) {
+		use_config(s, i);
+		ret = write_env_of(s);
+	}
 	return ret;
 }
 
@@ -499,6 +544,8 @@ static int store_run(struct suite *s, struct run *run)
 	int ret;
 
 	run_to_record(run, &r);
+	if (s->cmp)
+		compare_describe(s->cmp, s->cur, s->obs, &r);
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	record_free(&r);
 	if (ret) {
@@ -600,6 +647,84 @@ static int auto_stop(struct suite *s, uint64_t round, const double *times, const
 	return done;
 }
 
+/* One run of the comparison's active configuration, checked before and
+ * after: a check that fails, or an observed value that changed, makes it
+ * invalid with the reason.  harness_run's value. */
+static int compare_run(struct suite *s, const struct runtype *rt, size_t i, struct run *run,
+		       struct record *before)
+{
+	struct record after;
+	char pre[1024], post[1024];
+	int bad_pre, bad_post, rc;
+
+	record_init(&after, "observed");
+	progress_phase("checking the configuration", NULL, 0);
+	bad_pre = compare_verify(s->cmp, s->cfg->work_dir, before, pre, sizeof(pre));
+	rc = harness_run(&s->h, rt, s->ctx[i], run);
+	if (!rc && !proc_interrupted()) {
+		progress_phase("checking the configuration", NULL, 0);
+		bad_post = compare_verify(s->cmp, s->cfg->work_dir, &after, post, sizeof(post)) ||
+			   compare_changed(before, &after, post, sizeof(post));
+		if ((bad_pre || bad_post) && run->valid) {
+			run->valid = 0;
+			free(run->reason);
+			run->reason = xasprintf("configuration %s did not hold %s the run: %s",
+						s->label, bad_pre ? "before" : "after",
+						bad_pre ? pre : post);
+		}
+	}
+	record_free(&after);
+	return rc;
+}
+
+/* Run type i of round: the build cacherun must follow when the last run
+ * was none (*built), the timed run (checked around it in a comparison),
+ * its line and its record.  *secs: its Time when valid, else -1.  0, -1
+ * when a stop signal interrupted it, -2 on an error. */
+static int one_run(struct suite *s, size_t i, uint64_t round, int *built, size_t *step,
+		   size_t steps, double *secs)
+{
+	const struct runtype *rt = s->types[i];
+	struct run run = {
+		.label = s->label, .type = (char *)rt->name,
+		.session = s->session, .workload = s->wl.identity,
+		.round = (int)round,
+	};
+	struct record obs;
+	int64_t t0 = mono_ns();
+	int rc, ret = 0;
+
+	*secs = -1;
+	progress_run(*step);
+	if (rt->cacherun && !*built) {
+		progress_phase("the build before cacherun", NULL, 0);
+		if (untimed_build(s, "the build before cacherun"))
+			return proc_interrupted() ? -1 : -2;
+	}
+	record_init(&obs, "observed");
+	rc = s->cmp ? compare_run(s, rt, i, &run, &obs) : harness_run(&s->h, rt, s->ctx[i], &run);
+	*built = !strcmp(rt->name, "noload") && run.valid;
+	if (rc) {
+		ret = -1;
+	} else {
+		progress_ran((double)(mono_ns() - t0) / NS_PER_SEC,
+			     (double)run.elapsed_ns / NS_PER_SEC);
+		report_run(&run, ++*step, steps, s->cfg->runs, s->env.swap_free > 0);
+		s->obs = s->cmp ? &obs : NULL;
+		if (store_run(s, &run))
+			ret = -2;
+		s->obs = NULL;
+		if (run.valid)
+			*secs = (double)run.elapsed_ns / NS_PER_SEC;
+	}
+	record_free(&obs);
+	free(run.flush);
+	free(run.reason);
+	record_free(&run.params);
+	free(run.probe);
+	return ret;
+}
+
 static int rounds(struct suite *s)
 {
 	size_t step = 0, steps = s->ntypes * s->cfg->runs;
@@ -609,48 +734,12 @@ static int rounds(struct suite *s)
 	int ret = 0;
 
 	for (uint64_t round = 1; round <= s->cfg->runs && !ret; round++) {
-		for (size_t i = 0; i < s->ntypes; i++) {
-			const struct runtype *rt = s->types[i];
-			struct run run = {
-				.label = s->label, .type = (char *)rt->name,
-				.session = s->session, .workload = s->wl.identity,
-				.round = (int)round,
-			};
-			int64_t t0 = mono_ns();
-			int rc;
+		for (size_t i = 0; i < s->ntypes && !ret; i++) {
+			double secs;
 
-			progress_run(step);
-			if (rt->cacherun && !built) {
-				progress_phase("the build before cacherun", NULL, 0);
-				if (untimed_build(s, "the build before cacherun")) {
-					ret = proc_interrupted() ? -1 : -2;
-					break;
-				}
-			}
-			rc = harness_run(&s->h, rt, s->ctx[i], &run);
-			built = !strcmp(rt->name, "noload") && run.valid;
-			if (rc) {
-				free(run.flush);
-				free(run.reason);
-				record_free(&run.params);
-				free(run.probe);
-				ret = -1;
-				break;
-			}
-			progress_ran((double)(mono_ns() - t0) / NS_PER_SEC,
-				     (double)run.elapsed_ns / NS_PER_SEC);
-			report_run(&run, ++step, steps, s->cfg->runs, s->env.swap_free > 0);
-			rc = store_run(s, &run);
-			if (run.valid)
-				times[i * s->cfg->runs + n[i]++] = (double)run.elapsed_ns / NS_PER_SEC;
-			free(run.flush);
-			free(run.reason);
-			record_free(&run.params);
-			free(run.probe);
-			if (rc) {
-				ret = -2;
-				break;
-			}
+			ret = one_run(s, i, round, &built, &step, steps, &secs);
+			if (secs >= 0)
+				times[i * s->cfg->runs + n[i]++] = secs;
 		}
 		if (!ret && auto_stop(s, round, times, n))
 			break;
@@ -659,18 +748,71 @@ static int rounds(struct suite *s)
 	return ret;
 }
 
+/* The comparison's rounds: in each, every configuration in the counter-
+ * balanced order, set up, its runs of every type, undone. */
+static int compare_rounds(struct suite *s)
+{
+	size_t step = 0, steps = s->ntypes * s->cfg->runs * s->cmp->n;
+	int ret = 0;
+
+	for (uint64_t round = 1; round <= s->cfg->runs && !ret; round++) {
+		for (size_t k = 0; k < s->cmp->n && !ret; k++) {
+			size_t ci = compare_at(s->cmp, round, k);
+			char why[1024];
+			int built = 0;	/* cacherun follows a build of its configuration */
+
+			use_config(s, ci);
+			info("round %llu: configuration %s", (unsigned long long)round, s->label);
+			progress_phase("setting up the configuration", NULL, 0);
+			if (compare_enter(s->cmp, ci, why, sizeof(why))) {
+				if (!proc_interrupted())
+					msg("configuration %s: %s", s->label, why);
+				ret = proc_interrupted() ? -1 : -2;
+				break;
+			}
+			for (size_t i = 0; i < s->ntypes && !ret; i++) {
+				double secs;
+
+				ret = one_run(s, i, round, &built, &step, steps, &secs);
+			}
+			progress_phase("undoing the configuration", NULL, 0);
+			if (compare_leave(s->cmp, why, sizeof(why))) {
+				msg("configuration %s: %s", s->label, why);
+				if (!ret)
+					ret = -2;
+			}
+		}
+	}
+	return ret;
+}
+
 static void print_summary(struct suite *s)
 {
 	struct store st;
 	char why[512];
-	char *labels[] = { s->label };
+	char *one[] = { s->label }, **labels = one;
 	struct report_opts o = { .labels = labels, .nlabels = 1 };
+	size_t n;
 	char *path;
 
 	if (store_load(s->cfg->results, &st, why, sizeof(why)) == 0) {
+		/* a comparison: its own runs, tested against its first configuration */
+		if (s->cmp && compare_select(&st, s->cmp->id, &labels, &n, why, sizeof(why)) == 0) {
+			o.labels = labels;
+			o.nlabels = n;
+		}
 		if (report_print(stdout, &st, &o, why, sizeof(why)))
 			msg("%s", why);
+		if (labels != one)
+			free(labels);
 		store_free(&st);
+	}
+	if (s->cmp) {
+		info("%zu valid and %zu invalid runs of comparison %s added to %s, one file "
+		     "per configuration; 'contest report -d %s --compare %s' shows them again",
+		     s->kept, s->invalid, s->cmp->id, s->cfg->results, s->cfg->results,
+		     s->cmp->id);
+		return;
 	}
 	path = store_path(s->cfg->results, s->label);
 	info("%zu valid and %zu invalid runs added to %s; compare kernels with "
@@ -730,7 +872,12 @@ static void print_plan(struct suite *s, FILE *f)
 	double left = progress_left();
 
 	msg_prepare();
-	if (s->cfg->auto_runs)
+	if (s->cmp)
+		fprintf(f, "%scomparison: %llu round%s of %zu configurations x %zu run type%s, "
+			"%llu timed runs\n", prefix, (unsigned long long)s->cfg->runs,
+			s->cfg->runs == 1 ? "" : "s", s->cmp->n, s->ntypes, s->ntypes == 1 ? "" : "s",
+			(unsigned long long)(s->cfg->runs * s->ntypes * s->cmp->n));
+	else if (s->cfg->auto_runs)
 		fprintf(f, "%s%s: -n auto, %d to %llu rounds (until every mean Time is known "
 			"to %g%%) of %zu run type%s, up to %llu timed runs\n", prefix, s->label,
 			AUTO_MIN_RUNS, (unsigned long long)s->cfg->runs, s->cfg->precision,
@@ -743,7 +890,10 @@ static void print_plan(struct suite *s, FILE *f)
 			(unsigned long long)(s->cfg->runs * s->ntypes));
 	for (size_t i = 0; i < s->ntypes; i++)
 		fprintf(f, "%s%s", i ? ", " : "    run types: ", s->types[i]->name);
-	if (s->added_noload == 1)
+	if (s->cmp && s->added_noload)
+		fprintf(f, " (noload added: each configuration's Ratio divides by its own "
+			"noload of the same round)");
+	else if (s->added_noload == 1)
 		fprintf(f, " (noload added: %s has no noload of this workload yet, and "
 			"the Ratio divides by it)", s->label);
 	else if (s->added_noload)
@@ -760,7 +910,12 @@ static void print_plan(struct suite *s, FILE *f)
 			"every run but cacherun (not root: drop_caches is not writable)\n"
 			"    flush is partial: only those files leave the page cache, the "
 			"rest of it stays\n", s->wl.user_tree ? " and the tree" : "");
-	fprintf(f, "    results: %s\n", path);
+	if (s->cmp) {
+		fprintf(f, "    results: %s, a file per configuration\n", s->cfg->results);
+		compare_print_plan(s->cmp, s->cfg->runs, f);
+	} else {
+		fprintf(f, "    results: %s\n", path);
+	}
 	free(path);
 	if (s->cfg->swap_zram)
 		print_swap(s, f, "    ");
@@ -813,15 +968,20 @@ static int setup_suite(struct suite *s)
 	}
 	if (make_swap(s))
 		return -1;
+	if (s->cmp && !dry)
+		s->cmp->log = xasprintf("%s/compare.log", s->run_dir);
 	if (workload_init(&s->wl, s->cfg, s->run_dir, jobs, why, sizeof(why))) {
 		msg("%s", why);
 		return -1;
 	}
 	s->flush_dirs[1] = s->wl.user_tree ? s->wl.tree : NULL;
 	have_store = store_load(s->cfg->results, &st, why, sizeof(why)) == 0;
-	add_noload_if_missing(s, have_store ? &st : NULL);
-	progress_plan(s->types, s->ntypes, s->cfg->runs, s->cfg->auto_runs,
-		      (double)s->h.lead_ns / NS_PER_SEC);
+	if (s->cmp)
+		add_own_noload(s);
+	else
+		add_noload_if_missing(s, have_store ? &st : NULL);
+	progress_plan(s->types, s->ntypes, s->cfg->runs * (s->cmp ? s->cmp->n : 1),
+		      s->cfg->auto_runs, (double)s->h.lead_ns / NS_PER_SEC);
 	if (have_store) {
 		progress_guess(&st, s->wl.identity, s->h.load_session);
 		store_free(&st);
@@ -858,7 +1018,7 @@ static int setup_suite(struct suite *s)
 /* Why the suite stopped early, and what of it is stored. */
 static void say_kept(struct suite *s)
 {
-	char *path = store_path(s->cfg->results, s->label);
+	char *path = s->cmp ? xstrdup(s->cfg->results) : store_path(s->cfg->results, s->label);
 	size_t n = s->kept + s->invalid;
 	char why[32];
 
@@ -870,7 +1030,7 @@ static void say_kept(struct suite *s)
 	free(path);
 }
 
-int suite_main(struct config *cfg)
+static int suite_go(struct config *cfg, struct comparison *cmp)
 {
 	static struct suite s;
 	enum progress_mode mode;
@@ -878,6 +1038,7 @@ int suite_main(struct config *cfg)
 
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
+	s.cmp = cmp;
 	s.work_lock = s.results_lock = -1;
 	s.zram.id = -1;
 	if ((rc = pick_label(&s)) || (rc = pick_types(&s)) || (rc = plan_swap(&s)))
@@ -893,6 +1054,11 @@ int suite_main(struct config *cfg)
 	progress_start(mode);
 	snprintf(s.session, sizeof(s.session), "%lld-%d",
 		 (long long)(real_ns() / NS_PER_SEC), (int)getpid());
+	if (cmp) {	/* the comparison's id: its session, in every record */
+		snprintf(cmp->id, sizeof(cmp->id), "%s", s.session);
+		if (!cfg->dry_run)
+			compare_start(cmp);
+	}
 	s.h.wl = &s.wl;
 	s.h.lead_ns = (int64_t)((cfg->lead_time >= 0 ? cfg->lead_time : cfg->quick ? 1 : 3) *
 				NS_PER_SEC);
@@ -908,7 +1074,9 @@ int suite_main(struct config *cfg)
 
 	if (setup_suite(&s))
 		status = 1;
-	else if (!cfg->dry_run && (rc = rounds(&s)) == -2)
+	else if (!cfg->dry_run && (rc = cmp ? compare_rounds(&s) : rounds(&s)) == -2)
+		status = 1;
+	if (cmp && compare_end(cmp))
 		status = 1;
 	progress_end();
 	finish_loads(&s);
@@ -928,6 +1096,16 @@ int suite_main(struct config *cfg)
 	if (cfg->json_summary && !cfg->dry_run)
 		status = json_summary(&s, status);
 	return status;
+}
+
+int suite_main(struct config *cfg)
+{
+	return suite_go(cfg, NULL);
+}
+
+int suite_compare(struct config *cfg, struct comparison *cmp)
+{
+	return suite_go(cfg, cmp);
 }
 
 /* ---- contest load NAME ---------------------------------------------------- */

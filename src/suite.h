@@ -8,6 +8,9 @@
 
 /* Run the suite cfg asks for; returns the exit status. */
 int suite_main(struct config *cfg);
+struct comparison;
+/* contest compare: the suite over every configuration of cmp (compare.h). */
+int suite_compare(struct config *cfg, struct comparison *cmp);
 /* `contest load NAME`: one load alone, no workload; prints its rate. */
 int load_main(struct config *cfg);
 

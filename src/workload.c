@@ -567,35 +567,6 @@ int workload_run(struct workload *w, char **argv, struct build *b, char *why, si
 	return 0;
 }
 
-static void log_tail(const char *path, int lines, FILE *f)
-{
-	FILE *in = fopen(path, "re");
-	char **ring = xcalloc((size_t)lines, sizeof(char *));
-	char *line = NULL;
-	size_t cap = 0;
-	long n = 0;
-
-	if (!in) {
-		free(ring);
-		return;
-	}
-	while (getline(&line, &cap, in) >= 0) {
-		free(ring[n % lines]);
-		ring[n % lines] = xstrdup(line);
-		n++;
-	}
-	for (long i = n > lines ? n - lines : 0; i < n; i++) {
-		fprintf(f, "    %s", ring[i % lines]);
-		if (!strchr(ring[i % lines], '\n'))
-			fputc('\n', f);
-	}
-	for (int i = 0; i < lines; i++)
-		free(ring[i]);
-	free(ring);
-	free(line);
-	fclose(in);
-}
-
 void workload_show_failure(const struct workload *w, int lines, FILE *f)
 {
 	log_tail(w->log, lines, f);

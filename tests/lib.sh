@@ -72,6 +72,14 @@ io_value() {	# io_value NAME FILE: the number after NAME on the io: line of
 	sed -n 's/^io: *//p' "$2" | tr ' ' '\n' | sed -n "/^$1\$/{n;p;q}"
 }
 
+compare() {	# compare NAME ARGS...: contest compare of the smallest builtin
+	# workload in run/, its output in NAME.out and NAME.err
+	name=$1
+	shift
+	(cd run && exec "$CONTEST" compare --scale 2 --lead-time 0 "$@" \
+		>"../$name.out" 2>"../$name.err")
+}
+
 done_testing() {
 	echo "1..$T_N"
 	[ "$T_FAILED" = 0 ]

@@ -22,7 +22,7 @@ name=${test##*/}
 
 case $name in
 t6002-*) limit=3600 ;;	# builds a real kernel three times: about 10 min on 2 CPUs
-t2003-* | t2008-* | t2011-*) limit=1200 ;;	# whole quick suites, several of them in t2008
+t2003-* | t2008-* | t2009-* | t2011-* | t2012-*) limit=1200 ;;	# whole quick suites, several of them in t2008; t2009 a dozen comparisons
 *) limit=600 ;;
 esac
 limit=${CONTEST_TEST_TIMEOUT:-$limit}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Issue 13's acceptance: contest compare --vary autogroup=0,1 --load-session
+# -n 4 process_load.  With the loads in a session of their own, autogroup=1
+# gives them a scheduling group of their own and the compile about half the
+# CPUs: autogroup=1's process_load Time (or Loads) is flagged against
+# autogroup=0.  autogroup is back to the value found at the start afterwards,
+# and after SIGINT and SIGKILL of contest mid-suite (the guardian).
+# It changes autogroup for the whole machine while it runs: it runs alone.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+ag=/proc/sys/kernel/sched_autogroup_enabled
+command -v make >/dev/null || skip_all "make is not installed"
+[ -r $ag ] || skip_all "no $ag: a kernel without autogroup"
+[ "$(id -u)" = 0 ] && [ -w $ag ] || skip_all "changing $ag needs root"
+ag0=$(cat $ag)
+mkdir run || exit 99
+
+(cd run && "$CONTEST" compare --vary autogroup=0,1 --load-session -n 4 --quick --scale 9 \
+	process_load >../cmp.out 2>../cmp.err)
+ok_eq "the comparison exits 0" "$?" 0
+sed 's/^/# /' cmp.out	# the tables, for the log
+ok_eq "autogroup is back to $ag0" "$(cat $ag)" "$ag0"
+ok "the plan says it is restored" grep -q "$ag is $ag0 now, and is restored to it at the end" cmp.err
+ok_eq "16 valid runs" "$(grep -c ' valid$' cmp.err)" 16
+r=run/contest-results
+ok_eq "autogroup=0's runs observed autogroup 0" \
+	"$(grep '^run ' "$r/autogroup%3D0.results" | grep -c ' observed.autogroup=0 ')" 8
+ok_eq "autogroup=1's observed 1" \
+	"$(grep '^run ' "$r/autogroup%3D1.results" | grep -c ' observed.autogroup=1 ')" 8
+row=$(sed -n '/^process_load:$/,/^$/p' cmp.out | grep '^autogroup=1 ')
+ok "the process_load table has an autogroup=1 row ($row)" test -n "$row"
+set -- $row
+ok "autogroup=1's process_load is flagged (Time $3, Loads $5)" \
+	sh -c "echo '$3 $5' | grep -q '\\*' || { cat cmp.out; exit 1; }"
+ok "against autogroup=0" grep -q '^\* differs from autogroup=0 ' cmp.out
+
+# --- restored after SIGINT and SIGKILL -------------------------------------------
+changed() { [ "$(cat $ag)" != "$ag0" ]; }
+back() { [ "$(cat $ag)" = "$ag0" ]; }
+for sig in INT KILL; do
+	(cd run && exec "$CONTEST" compare --vary autogroup=0,1 --load-session -n 4 --quick \
+		--scale 9 -d "sig$sig" process_load >../sig.out 2>../sig.err) &
+	pid=$!
+	wait_until changed
+	ok "SIG$sig: contest changed autogroup" changed
+	sleep 1
+	kill -$sig $pid
+	wait $pid
+	st=$?
+	[ $sig = INT ] && want=130 || want=137
+	ok_eq "SIG$sig: contest exits $want" "$st" $want
+	wait_until back
+	ok_eq "SIG$sig: autogroup is back to $ag0" "$(cat $ag)" "$ag0"
+	ok_eq "SIG$sig: nothing left in the run directory" "$(procs_in "$(cd run && pwd -P)")" ""
+done
+
+done_testing
