@@ -6,7 +6,8 @@
 # "nice-20" at --load-nice -20, where the ring's processes outweigh the
 # probe's tasks (nice 0) some 90 to 1 and the tasks wake late.  The latency
 # report against nice19: nice-20's process_load p99 is flagged and higher,
-# for the audio task at least; the A/A row is flagged nowhere.  The tests
+# for one task at least (audio, video or input: which one shows it most
+# depends on the machine), and never lower; the A/A row is flagged nowhere.  The tests
 # run at alpha 0.001, so that the A/A pair's six tests (three tasks, two run
 # types) raise a false flag about once in a hundred CI runs rather than once
 # in six, while the effect (p99s tens of times apart) is still flagged.
@@ -34,17 +35,26 @@ ok_eq "every run recorded the probe" \
 cd run || exit 99
 "$CONTEST" report --latency --alpha 0.001 nice19 nice-20 nice19-b >report 2>err
 ok_eq "report --latency exits 0" "$?" 0
-# process_load's audio line of a row: "NAME audio [6] p50 p99[*] ..."
-audio() {
-	sed -n '/^process_load latency/,/^$/p' report | grep "^$1  *audio "
+# process_load's line of a row and task: "NAME TASK [6] p50 p99[*] ..."
+# (the task's lines after the first have no name: the row's block)
+line() {	# line ROW TASK
+	sed -n '/^process_load latency/,/^$/p' report |
+		awk -v row="$1" -v task="$2" '$1 == row { on = 1 } on && $0 ~ "^[^ ]" && $1 != row { on = 0 }
+			on && $(NF - 6) == task { print $(NF - 3); exit }'
 }
-set -- $(audio nice-20)
-hot=$5
-set -- $(audio nice19)
-cool=$5
-ok "nice -20's process_load audio p99 is flagged ($hot against $cool)" \
-	sh -c "echo '$hot' | grep -q '\\*\$' || { cat report; \"\$CONTEST\" report --latency --format csv; exit 1; }"
-ok "and it is the higher one" awk -v a="${hot%\*}" -v b="$cool" 'BEGIN { exit !(a > b) }'
+flagged=0 wrong=
+for task in audio video input; do
+	hot=$(line nice-20 "$task") cool=$(line nice19 "$task")
+	case $hot in
+	*\*) flagged=$((flagged + 1))
+	      awk -v a="${hot%\*}" -v b="$cool" 'BEGIN { exit !(a > b) }' ||
+		wrong="$wrong $task ($hot against $cool)" ;;
+	esac
+	echo "# $task p99: nice -20 $hot, nice 19 $cool"
+done
+ok "nice -20's process_load p99 is flagged for a task at least" \
+	sh -c "[ $flagged -ge 1 ] || { cat report; exit 1; }"
+ok_eq "and every flagged p99 is the higher one" "$wrong" ""
 ok "the A/A row is flagged nowhere" \
 	sh -c "! grep -A2 '^nice19-b ' report | grep -q '\\*' || { cat report; exit 1; }"
 ok "the legend says against what" \

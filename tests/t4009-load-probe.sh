@@ -106,12 +106,16 @@ ok "input woke between $secs s / 100 ms and / 10 ms times ($(row input | awk '{p
 
 # ---- --load-session moves the load, not the probe --------------------------
 
-"$CONTEST" load spin_load -t 1 --probe --load-session --work-dir "$W" >out 2>err &
+# (8 s: every figure is read while contest still runs; with 1 s a fast
+# machine had contest gone before its own session was read, and a busy one
+# before its probes were seen)
+"$CONTEST" load spin_load -t 8 --probe --load-session --work-dir "$W" >out 2>err &
 pid=$!
+csid=$(stat_field $pid 6)
 wait_until three_probes $pid
 sids=$(for p in $(probes_of $pid); do stat_field $p 6; done | sort -u)
 load=$(pgrep -x -P $pid spin_load | head -n 1)
-lsid=$(stat_field "$load" 6) csid=$(stat_field $pid 6)
+lsid=$(stat_field "$load" 6)
 wait $pid
 ok_eq "--load-session --probe: exit status" "$?" 0
 ok "the load has a session of its own ($lsid, contest's $csid)" \
