@@ -202,6 +202,8 @@ stop_tree() {
 		[ "$p" = "$root" ] || kill -"$sig" "$p" 2>/dev/null
 	done
 	kill -"$sig" "$root" 2>/dev/null
+	# the job's process group (started with set -m), whatever joined it since
+	kill -"$sig" -- "-$root" 2>/dev/null
 	kill -CONT "$root" 2>/dev/null
 	for ((i = 0; i < 200; i++)); do
 		local left=
@@ -355,8 +357,10 @@ flush() {
 timed_build() {
 	local t0 t1 rc
 	t0=$EPOCHREALTIME
+	set -m	# the build is a process group of its own (stop_tree); no job notices
 	mk -j"$jobs" "$target" >"$scratch/build.log" 2>&1 &
 	make_pid=$!
+	set +m
 	wait "$make_pid"
 	rc=$?
 	t1=$EPOCHREALTIME
@@ -465,6 +469,9 @@ dd_ring() {
 }
 
 start_stock() {
+	# a process group of its own, so that stop_tree stops all of it, even
+	# what the loop started after the tree was listed (the dd ring's dd's)
+	set -m
 	case $1 in
 	process_load) (trap - EXIT INT TERM; dd_ring) </dev/null & ;;
 	mem_load) stress-ng --vm 1 --vm-bytes "$mem_size" --vm-keep --vm-method swap \
@@ -472,6 +479,7 @@ start_stock() {
 	*) (trap - EXIT INT TERM; while :; do stock_once "$1"; done) </dev/null & ;;
 	esac
 	load_pid=$! load_side=stock
+	set +m
 }
 
 after_stock() {	# remove what a stopped stock load left behind
