@@ -20,7 +20,12 @@
 #    probe's task works 0.25 ms each period, cyclictest's thread does not),
 #    so they should agree within a factor of 2, not exactly.
 #
+# cyclictest 2.x has neither -n (its default) nor a SCHED_OTHER -p 0 (it
+# runs FIFO 2 then): the script gives it --policy=other instead, and prints
+# the policy and priority cyclictest reports for its thread.
+#
 # Usage: bench/probe.sh [-n N] [-t SECONDS] [-w WORKLOAD] [--dir DIR]
+#                       [--only perturbation|cyclictest]
 # Run as root (contest drops the page cache), from the build directory or
 # with CONTEST=path/to/contest.
 
@@ -33,6 +38,7 @@ workload=builtin
 base=.
 contest_src=${CONTEST:-./contest}
 cmdline="$0 $*"
+only=
 
 usage() {
 	cat <<EOF
@@ -41,6 +47,7 @@ Usage: $0 [options]
   -t, --time SECONDS  cyclictest beside process_load: how long (default $seconds)
   -w, --workload W    contest's workload: builtin (default), kernel:DIR or cmd:DIR
       --dir DIR       where the scratch directory goes (default: the current directory)
+      --only PART     run one part: perturbation or cyclictest (default both)
   -h, --help          this help
 EOF
 }
@@ -56,6 +63,7 @@ while [ $# -gt 0 ]; do
 	-t|--time) seconds=${2:?}; shift ;;
 	-w|--workload) workload=${2:?}; shift ;;
 	--dir) base=${2:?}; shift ;;
+	--only) only=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -63,11 +71,25 @@ while [ $# -gt 0 ]; do
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n wants a positive number, not '$rounds'"
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || die "-t wants whole seconds, not '$seconds'"
+case $only in
+''|perturbation|cyclictest) ;;
+*) die "--only wants perturbation or cyclictest, not '$only'" ;;
+esac
 [ "$(id -u)" -eq 0 ] || die "run me as root: contest drops the page cache before every timed run"
 [ -x "$contest_src" ] || die "no contest binary at $contest_src (set CONTEST=)"
 if ! command -v cyclictest >/dev/null 2>&1; then
 	echo "probe.sh: cyclictest is missing: apt-get install -y rt-tests" >&2
 	apt-get install -y -q rt-tests >/dev/null || die "cannot install rt-tests"
+fi
+# The issue's `-m -n -i 5000 -p 0` meant SCHED_OTHER, as cyclictest 1.x
+# ran it.  cyclictest 2.x sleeps with clock_nanosleep by default and has no
+# -n, and takes -p 0 as "no priority given": its thread then runs SCHED_FIFO
+# at priority 2 (it prints "P: 2"), which no nice-0 task can delay.  There
+# --policy=other (without -p) is SCHED_OTHER at nice 0, as the probe's tasks.
+if cyclictest --help 2>&1 | grep -q -- '--policy'; then
+	ct_opts=(-m -i 5000 --policy=other)
+else
+	ct_opts=(-m -n -i 5000 -p 0)
 fi
 
 scratch=$(mktemp -d "$base/probe.XXXXXX") || die "cannot make a scratch directory in $base"
@@ -90,7 +112,7 @@ echo "command:   $cmdline"
 echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 echo "kernel:    $(uname -r); CPUs $(getconf _NPROCESSORS_ONLN)"
 echo "contest:   $contest_src ($("$contest" --version 2>&1 | head -1)); workload $workload"
-echo "cyclictest: $(cyclictest --help 2>&1 | head -1)"
+echo "cyclictest: $(cyclictest --help 2>&1 | head -1), run as cyclictest ${ct_opts[*]}"
 echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unreadable)"
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start"
 
@@ -114,6 +136,7 @@ last_run() {
 	} END { print line }' "$results/$1.results"
 }
 
+perturbation() {
 echo
 echo "== 1. perturbation: noload with and without the probe, $rounds rounds (ABBA)"
 for ((r = 1; r <= rounds; r++)); do
@@ -124,14 +147,35 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 echo
-"$contest" report -d "$results" --baseline off --stats off on | sed -n '/^noload:/,/^$/p'
-awk '$1 == "run" && / label=on / && / type=noload / && / valid=1 / {
+"$contest" report -d "$results" --stats off on | sed -n '/^noload:/,/^$/p'
+# the perturbation, mean Time on / off, with a 95% interval by the delta
+# method (contest's --baseline divides only by a noload of the same
+# configuration, probe included, so it cannot give this Ratio)
+cat "$results/off.results" "$results/on.results" | awk '
+function tq(df) {	# t(0.975, df)
+	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086", q, " ")
+	return df < 1 ? 0 : df <= 20 ? q[int(df)] : 1.960 + 2.4 / df
+}
+$1 == "run" && / type=noload / && / valid=1 / {
+	delete f
 	for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
-	cpu += f["probe_cpu_ns"]; wall += f["elapsed_ns"]; n++
-} END {
-	if (n) printf "probe CPU: %.1f%% of one CPU over %d timed builds (its tasks'"'"' CPU time / build wall time)\n", cpu / wall * 100, n
-}' "$results/on.results"
-echo "(the on row's Ratio is the perturbation: mean Time with the probe / mean Time without)"
+	l = f["label"]; t = f["elapsed_ns"] / 1e9
+	n[l]++; s[l] += t; ss[l] += t * t
+	if (l == "on") { cpu += f["probe_cpu_ns"]; wall += f["elapsed_ns"] }
+}
+END {
+	if (n["on"] < 2 || n["off"] < 2) { print "perturbation: fewer than 2 valid runs on a side"; exit }
+	for (l in n) { m[l] = s[l] / n[l]; v[l] = (ss[l] - n[l] * m[l] ^ 2) / (n[l] - 1) / n[l] }
+	r = m["on"] / m["off"]
+	rel = v["on"] / m["on"] ^ 2 + v["off"] / m["off"] ^ 2
+	df = rel ^ 2 / ((v["on"] / m["on"] ^ 2) ^ 2 / (n["on"] - 1) + (v["off"] / m["off"] ^ 2) ^ 2 / (n["off"] - 1))
+	h = tq(df) * r * sqrt(rel)
+	printf "perturbation: mean noload Time with the probe / without = %.3f (95%% CI %.3f to %.3f; n = %d, %d)\n",
+		r, r - h, r + h, n["on"], n["off"]
+	printf "probe CPU: %.1f%% of one CPU over %d timed builds (its tasks'"'"' CPU time / build wall time)\n",
+		cpu / wall * 100, n["on"]
+}'
+}
 
 # p99 in ms of a cyclictest histogram file (lines "US COUNT"; overflows
 # count as above the last bucket)
@@ -148,7 +192,7 @@ ct_p99() {
 }
 
 ct_start() {	# cyclictest in the background, its histogram (up to 10 s) into FILE
-	cyclictest -m -n -i 5000 -p 0 -q -h 10000 --histfile="$1" >"$1.out" 2>&1 &
+	cyclictest "${ct_opts[@]}" -q -h 10000 --histfile="$1" >"$1.out" 2>&1 &
 	ct_pid=$!
 	sleep 1
 	kill -0 "$ct_pid" 2>/dev/null || die "cyclictest did not start: $(cat "$1.out")"
@@ -160,8 +204,9 @@ ct_stop() {
 	ct_pid=
 }
 
+sanity() {
 echo
-echo "== 2. cyclictest -m -n -i 5000 -p 0 beside the probe"
+echo "== 2. cyclictest ${ct_opts[*]} beside the probe"
 ct_start "$scratch/ct-noload"
 session ct-noload --probe
 ct_stop
@@ -184,4 +229,8 @@ for row in "noload (contest -n 1 --probe)|$probe_noload|$ct_noload" \
 	printf '%-34s %12s %12s %8s\n' "$what" "$p" "$c" \
 		"$(awk -v p="$p" -v c="$c" 'BEGIN { if (c + 0 > 0 && p != "") printf "%.2f", p / c; else print "-" }')"
 done
+}
+
+[ "$only" = cyclictest ] || perturbation
+[ "$only" = perturbation ] || sanity
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at end"
