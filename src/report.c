@@ -748,6 +748,9 @@ static int ignored(const char *key)
 {
 	static const char *const keys[] = {
 		"label", "session", "time", "argv", "kernel", "kernel_version", "work_dir", "id",
+		/* a comparison's configurations differ in these by definition:
+		 * they restate the label (config_setup says how) */
+		"compare_index", "compare_vary",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
