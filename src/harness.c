@@ -599,6 +599,11 @@ static void invalid(struct run *run, const char *fmt, ...)
 	run->reason = xstrdup(buf);
 }
 
+static void probe_started(void *pr)
+{
+	probe_begin(pr);
+}
+
 static int timed_build(struct harness *h, struct loadset *ls, struct probe *pr,
 		       struct run *run)
 {
@@ -614,9 +619,10 @@ static int timed_build(struct harness *h, struct loadset *ls, struct probe *pr,
 	}
 	sysfig_sample(&s0);
 	phase(h, "compiling", ls, w0);
-	if (pr)
-		probe_begin(pr);
-	rc = workload_run(h->wl, h->wl->build, &b, why, sizeof(why));
+	/* the probe's window is the build's Time: it opens when that clock
+	 * starts (after the log is opened, which can take a while) */
+	rc = workload_run_timed(h->wl, h->wl->build, &b, pr ? probe_started : NULL, pr,
+				why, sizeof(why));
 	if (pr)
 		probe_end(pr);
 	if (rc) {

@@ -230,8 +230,9 @@ struct probe *probe_start(const struct harness *h, double iters_per_us, char *wh
 
 void probe_begin(struct probe *p)
 {
-	loadset_mark(p->ls);
+	/* the window first: it must open when the caller's clock starts */
 	atomic_store(&p->shm->begin_ns, mono_ns());
+	loadset_mark(p->ls);
 }
 
 void probe_end(struct probe *p)

@@ -540,6 +540,12 @@ int workload_setup(struct workload *w, char *why, size_t len)
 
 int workload_run(struct workload *w, char **argv, struct build *b, char *why, size_t len)
 {
+	return workload_run_timed(w, argv, b, NULL, NULL, why, len);
+}
+
+int workload_run_timed(struct workload *w, char **argv, struct build *b,
+		       void (*started)(void *), void *arg, char *why, size_t len)
+{
 	struct rusage ru;
 	int fd = open(w->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	int64_t t0;
@@ -551,6 +557,8 @@ int workload_run(struct workload *w, char **argv, struct build *b, char *why, si
 		return -1;
 	}
 	t0 = mono_ns();
+	if (started)
+		started(arg);
 	pid = proc_spawn(argv, w->tree, fd, why, len);
 	close(fd);
 	if (pid < 0)

@@ -74,6 +74,11 @@ int workload_setup(struct workload *w, char *why, size_t len);
  * when it could not start or a stop signal arrived (then the build has been
  * stopped and reaped). */
 int workload_run(struct workload *w, char **argv, struct build *b, char *why, size_t len);
+/* The same, calling started(arg) when its clock starts, just before the
+ * command does: what must measure exactly the build's time (the probe's
+ * window) begins there. */
+int workload_run_timed(struct workload *w, char **argv, struct build *b,
+		       void (*started)(void *), void *arg, char *why, size_t len);
 /* After a failed build or clean: copy the last `lines` lines of its log to
  * f, indented, and keep the whole log as w->failed_log (saying so on f). */
 void workload_show_failure(const struct workload *w, int lines, FILE *f);
