@@ -1,7 +1,7 @@
 #!/bin/sh
 # Issue 12's acceptance, end to end: the probe sees a known effect.  Quick
-# suites with --probe of process_load (and the noload contest adds to a
-# label's first) under three labels,
+# suites with --probe of process_load (and the noload contest adds to each)
+# under three labels,
 # interleaved (two passes of each, so a slow spell falls on every label):
 # "nice19" and "nice19-b" run the ring at --load-nice 19 (an A/A pair), and
 # "nice-20" at --load-nice -20, where the ring's processes outweigh the
@@ -36,10 +36,10 @@ for pass in 1 2; do
 	suite nice-20 -20
 	suite nice19-b 19
 done
-# contest adds a noload to a label's first suite only (the Ratio's), so
-# each label has 3 noload and 6 process_load runs
+# contest adds a noload to every suite (a Ratio divides by its own
+# session's), so each label has 6 noload and 6 process_load runs
 ok_eq "every run recorded the probe" \
-	"$(cat run/contest-results/*.results | grep -c '^run .* valid=1 .* probe_cal=')" 27
+	"$(cat run/contest-results/*.results | grep -c '^run .* valid=1 .* probe_cal=')" 36
 
 cd run || exit 99
 "$CONTEST" report --latency --alpha 0.001 nice19 nice-20 nice19-b >report 2>err
