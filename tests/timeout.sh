@@ -65,6 +65,7 @@ sweep() {	# what the test left running: SIGKILL after the grace
 # Ctrl-C (or make's SIGTERM) here is passed on to it, and so to the test.
 # (Started in the background, the test would have SIGINT ignored, but
 # timeout catches it, so the test gets it back at exec.)
+start=$(date +%s)
 CONTEST_TEST_RUN=$mark timeout -k "$grace" "$limit" "$@" &
 tpid=$!
 stopped=""
@@ -80,6 +81,15 @@ if [ -n "$stopped" ]; then
 	echo "Bail out! interrupted"
 	exit 130
 fi
+# how long it took, and the CPU time of everything it started (times: the
+# children's user and system time), in its log as a TAP comment, so that a
+# slow suite can be read off CI's logs: grep '^# took' tests/*.log
+tf=${TMPDIR:-/tmp}/times.$$
+times >"$tf"	# not in $(...): a subshell's children are not the test
+cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s[i] = 60 * t[1] + t[2] }
+	printf "%.0f s user, %.0f s sys", s[1], s[2] }' "$tf")
+rm -f "$tf"
+echo "# took $(($(date +%s) - start)) s; CPU $cpu"
 # 124: timed out and ended by SIGTERM; 137 (128 + SIGKILL): it took SIGKILL
 [ $status = 124 ] || [ $status = 137 ] || exit $status
 
