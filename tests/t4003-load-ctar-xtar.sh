@@ -203,7 +203,17 @@ fill_under_ctar() {
 		sleep 0.02
 		i=$((i + 1))
 	done
-	[ $filled = yes ] || kill -TERM "$pid" 2>/dev/null
+	# when the fill landed between two archives, the load's removal of the
+	# last one frees its size again, and the next archive fits: top the
+	# filler up until the load fails (or 10 s pass), so a slow spell of the
+	# machine does not decide whether ENOSPC comes
+	i=0
+	while [ $filled = yes ] && [ $i -lt 200 ] && kill -0 "$pid" 2>/dev/null; do
+		dd if=/dev/zero bs=64k oflag=append conv=notrunc of="$mnt/filler" 2>/dev/null
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ $filled = yes ] && [ $i -lt 200 ] || kill -TERM "$pid" 2>/dev/null
 	wait "$pid"
 	echo $? >ctar_load.rc
 	rm -f "$mnt/filler"
