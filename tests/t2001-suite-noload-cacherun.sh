@@ -6,7 +6,7 @@ command -v make >/dev/null || skip_all "make is not installed"
 command -v "${CC:-cc}" >/dev/null || skip_all "no C compiler (${CC:-cc})"
 
 mkdir run && cd run || exit 99
-"$CONTEST" --quick -n 2 -k test-a noload cacherun >out 2>err
+"$CONTEST" --quick --scale 6 -n 2 -k test-a noload cacherun >out 2>err
 ok_eq "the suite exits 0" "$?" 0
 ok "it ends with the table on stdout" grep -q "^test-a  *\[2\] " out
 ok "progress goes to stderr, one line per run" test "$(grep -c 'round [12]/2:' err)" -eq 4
@@ -48,7 +48,7 @@ ok "rounds interleave: noload, cacherun, noload, cacherun" \
 ok "the work directory is removed" test ! -e contest-work
 
 # a second label: two rows, sorted
-"$CONTEST" --quick -n 1 -k test-0 noload >/dev/null 2>&1
+"$CONTEST" --quick --scale 6 -n 1 -k test-0 noload >/dev/null 2>&1
 "$CONTEST" report >rep 2>/dev/null
 ok "a second label is a second row, sorted" \
 	sh -c "sed -n '/^noload:/,/^\$/p' rep | awk 'NR>2 && NF{print \$1}' | tr '\n' ' ' | grep -q '^test-0 test-a \$'"

@@ -1,12 +1,18 @@
 #!/bin/sh
-# The whole quick suite: all nine run types, every load doing work.
+# The whole quick suite: all nine run types, every load doing work.  It
+# asserts no timing (how much a load slows the compile is a measurement, for
+# bench/; t2008 and t2012 test that a known effect is flagged), so it runs
+# beside the other tests.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
 
 mkdir run && cd run || exit 99
-"$CONTEST" --quick -n 1 -k all-nine >out 2>err
-ok_eq "contest --quick -n 1 exits 0" "$?" 0
+# builds of --scale 8 (about 1.5 s) and list_load walking this source tree
+# rather than /, which it could not list once in so short a build: every
+# load still does work in every run, for a third of the CPU time
+"$CONTEST" --quick --scale 8 --root "$TOP_SRCDIR" -n 1 -k all-nine >out 2>err
+ok_eq "contest --quick -n 1 (all nine) exits 0" "$?" 0
 ok_eq "nine runs, all valid" "$(grep -c 'round 1/1: .*, valid$' err)" 9
 "$CONTEST" report >rep 2>err
 ok_eq "report exits 0" "$?" 0
@@ -21,7 +27,7 @@ for t in process_load ctar_load xtar_load io_load read_load list_load mem_load; 
 	ok "$t: LCPU% > 0 (${6:-none})" awk "BEGIN{exit !(${6:-0} > 0)}"
 done
 set -- $(row process_load)
-ok "process_load slows the compile: Ratio > 1 (${7:-none})" awk "BEGIN{exit !(${7:-0} > 1)}"
+ok "process_load has a Ratio (${7:-none})" awk "BEGIN{exit !(${7:-0} > 0)}"
 set -- $(row noload)
 ok_eq "noload Ratio" "${7:-none}" "1.00"
 ok "nothing left in the work directory" test ! -e contest-work

@@ -19,7 +19,7 @@ done
 now() { sed 's/.*\[\(.*\)\].*/\1/' "$f"; }
 s0=$(now)
 
-(cd run && "$CONTEST" compare --vary iosched=mq-deadline,bfq -n 4 --quick --scale 2 \
+(cd run && "$CONTEST" compare --vary iosched=mq-deadline,bfq -n 4 --quick --scale 2 --lead-time 0.2 \
 	--io-size 64M io_load >../cmp.out 2>../cmp.err)
 ok_eq "the comparison exits 0" "$?" 0
 ok_eq "the scheduler is back to $s0" "$(now)" "$s0"

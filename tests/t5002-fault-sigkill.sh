@@ -11,7 +11,7 @@ leftovers() {
 	procs_in "$rundir"
 }
 
-(cd run && exec "$CONTEST" --scale 30 --lead-time 0.2 -n 1 -k k noload process_load \
+(cd run && exec "$CONTEST" --scale 10 --lead-time 0.2 -n 1 -k k noload process_load \
 	>../k.out 2>../k.err) &
 pid=$!
 i=0 seen=no
@@ -41,7 +41,7 @@ ok_eq "no load, make or compiler outlives contest (after 3 s)" "$(leftovers)" ""
 ok "its scratch is still there for the next contest to find" \
 	sh -c "ls -d run/contest-work/run-$pid-* >/dev/null 2>&1"
 
-(cd run && "$CONTEST" --quick -n 1 -k next noload >../next.out 2>../next.err)
+(cd run && "$CONTEST" --quick --scale 4 -n 1 -k next noload >../next.out 2>../next.err)
 ok_eq "the next contest runs" "$?" 0
 ok "it removes the dead run's scratch and says so" \
 	grep -q "removed contest-work/run-$pid-......, left by contest pid $pid, which is gone" next.err
