@@ -26,6 +26,7 @@
 # the build directory or with CONTEST=path/to/contest.
 
 set -u
+. "$(dirname "$0")/lib.sh" || exit 2
 export LC_ALL=C
 
 rounds=4
@@ -45,11 +46,6 @@ Usage: $0 [options] [LOAD...]
 LOAD: contest's run types besides noload (default process_load).
 The contest binary: \$CONTEST, else ./contest.
 EOF
-}
-
-die() {
-	echo "compare.sh: $*" >&2
-	exit 2
 }
 
 while [ $# -gt 0 ]; do
@@ -106,10 +102,9 @@ step "interleaved" "$contest" compare "${common[@]}" -d "$scratch/int" \
 # valid noload and a valid LOAD run: each run's Time / its round's noload
 ratios() {
 	local design=$1
-	cat "$scratch/$design"/*.results | awk -v design="$design" '
+	cat "$scratch/$design"/*.results | awk -v design="$design" "$BENCH_AWK"'
 	$1 == "run" {
-		delete f
-		for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
+		fields()
 		if (f["valid"] != 1) next
 		t[f["label"], f["type"], f["round"]] = f["elapsed_ns"] / 1e9
 		types[f["type"]]; if (f["round"] > max) max = f["round"]
@@ -126,15 +121,9 @@ ratios() {
 	}'
 }
 
-# Student's t quantile (two-sided 95%) for df degrees of freedom
+# per design and load: the mean Ratios, b - a and its 95% intervals (tq, lib.sh)
 summary() {
-	awk '
-	function tq(df) {	# t(0.975, df): the table to 30, then the normal approximation
-		split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", q, " ")
-		if (df < 1) return 0
-		if (df <= 30) return q[int(df)]
-		return 1.960 + 2.4 / df
-	}
+	awk "$BENCH_AWK"'
 	function mean(x, n,   i, s) { s = 0; for (i = 1; i <= n; i++) s += x[i]; return s / n }
 	function var(x, n, m,   i, s) { s = 0; for (i = 1; i <= n; i++) s += (x[i] - m) ^ 2; return s / (n - 1) }
 	{ key = $1 SUBSEP $2; n[key]++; a[key, n[key]] = $4; b[key, n[key]] = $5; designs[$1]; loads[$2] }

@@ -30,6 +30,7 @@
 # Usage: bench/fidelity.sh [options] TREE      (as root; TREE: a Linux tree)
 
 set -u
+. "$(dirname "$0")/lib.sh" || exit 2
 export LC_ALL=C
 
 ALL_LOADS="process_load ctar_load xtar_load io_load read_load list_load mem_load"
@@ -66,11 +67,6 @@ Usage: $0 [options] TREE
   -h, --help          this help
 Run as root. The contest binary: \$CONTEST, else ./contest (a copy is run).
 EOF
-}
-
-die() {
-	echo "fidelity.sh: $*" >&2
-	exit 2
 }
 
 # SIZE with an optional K, M, G or T suffix (powers of 1024) -> bytes

@@ -16,6 +16,7 @@
 # not needed.  See bench/README.md for what each pair compares.
 
 set -u
+. "$(dirname "$0")/lib.sh" || exit 2
 export LC_ALL=C
 
 rounds=3
@@ -40,11 +41,6 @@ Usage: $0 [options] [LOAD...]
 LOADs: process_load ctar_load xtar_load io_load read_load list_load mem_load.
 The contest binary: \$CONTEST, else ./contest.  Sizes take K, M, G (powers of 1024).
 EOF
-}
-
-die() {
-	echo "loads.sh: $*" >&2
-	exit 2
 }
 
 while [ $# -gt 0 ]; do

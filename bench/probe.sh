@@ -30,6 +30,7 @@
 # with CONTEST=path/to/contest.
 
 set -u
+. "$(dirname "$0")/lib.sh" || exit 2
 export LC_ALL=C
 
 rounds=5
@@ -50,11 +51,6 @@ Usage: $0 [options]
       --only PART     run one part: perturbation or cyclictest (default both)
   -h, --help          this help
 EOF
-}
-
-die() {
-	echo "probe.sh: $*" >&2
-	exit 2
 }
 
 while [ $# -gt 0 ]; do
@@ -126,9 +122,8 @@ session() {	# session LABEL [OPTIONS...]: one contest session of the noload buil
 
 # the last noload run of LABEL: "Time s  probe CPU%"
 last_run() {
-	awk -v l="$1" '$1 == "run" && / type=noload / && / valid=1 / {
-		delete f
-		for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
+	awk -v l="$1" "$BENCH_AWK"'$1 == "run" && / type=noload / && / valid=1 / {
+		fields()
 		if (f["label"] != l) next
 		t = f["elapsed_ns"] / 1e9
 		p = ("probe_cpu_ns" in f) ? sprintf("%.1f", f["probe_cpu_ns"] / f["elapsed_ns"] * 100) : "-"
@@ -151,14 +146,9 @@ echo
 # the perturbation, mean Time on / off, with a 95% interval by the delta
 # method (contest's --baseline divides only by a noload of the same
 # configuration, probe included, so it cannot give this Ratio)
-cat "$results/off.results" "$results/on.results" | awk '
-function tq(df) {	# t(0.975, df)
-	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086", q, " ")
-	return df < 1 ? 0 : df <= 20 ? q[int(df)] : 1.960 + 2.4 / df
-}
+cat "$results/off.results" "$results/on.results" | awk "$BENCH_AWK"'
 $1 == "run" && / type=noload / && / valid=1 / {
-	delete f
-	for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
+	fields()
 	l = f["label"]; t = f["elapsed_ns"] / 1e9
 	n[l]++; s[l] += t; ss[l] += t * t
 	if (l == "on") { cpu += f["probe_cpu_ns"]; wall += f["elapsed_ns"] }

@@ -29,6 +29,7 @@
 # Run it from the build directory, or set CONTEST=path/to/contest.
 
 set -u
+. "$(dirname "$0")/lib.sh" || exit 2
 export LC_ALL=C
 
 rounds=3
@@ -44,11 +45,6 @@ Usage: $0 [options] [RUNTYPE...]
   -h, --help        this help
 Run types: default noload process_load.  The contest binary: \$CONTEST, else ./contest.
 EOF
-}
-
-die() {
-	echo "progress.sh: $*" >&2
-	exit 2
 }
 
 while [ $# -gt 0 ]; do

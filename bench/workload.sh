@@ -30,6 +30,7 @@
 # Run it as root from the build directory, or set CONTEST=path/to/contest.
 
 set -u
+. "$(dirname "$0")/lib.sh" || exit 2
 export LC_ALL=C
 
 rounds=3
@@ -55,11 +56,6 @@ Usage: $0 [options] [builtin | kernel:DIR]
   -h, --help         this help
 The contest binary: \$CONTEST, else ./contest.
 EOF
-}
-
-die() {
-	echo "workload.sh: $*" >&2
-	exit 2
 }
 
 quick=
