@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # compare.sh - what `contest compare` gains over two suites run one after
 # the other, measured.
 #
@@ -64,21 +65,10 @@ done
 [ "$(id -u)" -eq 0 ] || die "run me as root: contest drops the page cache before every timed run"
 [ -x "$contest_src" ] || die "no contest binary at $contest_src (set CONTEST=)"
 
-scratch=$(mktemp -d "$base/compare.XXXXXX") || die "cannot make a scratch directory in $base"
-scratch=$(cd "$scratch" && pwd)
-trap 'rm -rf "$scratch"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-# a copy: rebuilding the tree during the bench must not change the binary
-cp "$contest_src" "$scratch/contest" || die "cannot copy $contest_src"
-contest=$scratch/contest
+bench_scratch compare
 printf '[a]\n[b]\n' >"$scratch/aa.conf"
 
-echo "compare.sh: two suites one after the other against contest compare, A/A"
-echo "command:   $cmdline"
-echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-echo "kernel:    $(uname -r); CPUs $(getconf _NPROCESSORS_ONLN)"
-echo "contest:   $contest_src ($("$contest" --version 2>&1 | head -1)); workload $workload"
+bench_header "compare.sh: two suites one after the other against contest compare, A/A"
 echo "runs:      $rounds rounds x 2 labels x (noload ${loads[*]}) in each design"
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start"
 

@@ -1,11 +1,15 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fidelity.sh - the compile's Ratio under each of contest's loads and under
 # the stock tool doing the same job, measured side by side in one sitting.
 #
 # For every load, the Ratio of a kernel compile (Time under the load / Time
 # alone) is measured twice: with contest's native load (`contest load NAME`)
-# in the background, and with the stock program the load stands for (tar cf,
-# tar xf, dd, cat, ls -lRa /, a ring of dd processes, stress-ng --vm).  Both
+# in the background, and with the command loop the load reproduces, as the
+# original contest ran it (tar cf FILE overwritten each pass; rm -rf DIR;
+# mkdir DIR; tar xf into it; dd if=/dev/zero of=FILE bs=1M without
+# conv=fdatasync, the file overwritten; cat; ls -lRa /; a ring of dd
+# processes with process_load's processes and chunks; stress-ng --vm).  Both
 # sides are timed by the same function of this script, step for step:
 #
 #   make clean (untimed)
@@ -20,7 +24,16 @@
 # native and its stock side back to back, in alternating order (ABBA across
 # rounds and across loads), and noload runs once (first in odd rounds, last in
 # even ones).  It prints every run, then per load the native Ratio, the stock
-# Ratio, native / stock, n, and what each side did during the timed builds.
+# Ratio, native / stock with its 95% confidence interval, n, and what each
+# side did during the timed builds.  Both Ratios share the noload divisor,
+# so native / stock is mean native Time / mean stock Time; its interval is
+# the delta method's (the ratio of two independent means: relative variance
+# sn^2/(nn mn^2) + ss^2/(ns ms^2)), with Student's t at Welch-Satterthwaite's
+# degrees of freedom; a side measured once has no interval.
+#
+# The load average is printed in the header; above 1.0 the script refuses to
+# start (the figures would measure the other work), unless --busy is given,
+# and then every figure is marked "busy".
 #
 # mem_load's row needs swap: for that row only, the script makes a zram swap
 # device of its own (/sys/class/zram-control/hot_add, never /dev/zram0) and
@@ -34,7 +47,8 @@ set -u
 export LC_ALL=C
 
 ALL_LOADS="process_load ctar_load xtar_load io_load read_load list_load mem_load"
-rounds=3
+rounds=5
+busy=0
 loads=$ALL_LOADS
 cpus=$(getconf _NPROCESSORS_ONLN)
 jobs=$((4 * cpus))
@@ -64,6 +78,7 @@ Usage: $0 [options] TREE
       --zram-limit SIZE  RAM the zram swap of the mem row may use (default half its size)
       --dir DIR       where the scratch directory goes (default: the current
                       directory; put it on the disk to measure)
+      --busy          run even with a load average above 1.0 (figures marked busy)
   -h, --help          this help
 Run as root. The contest binary: \$CONTEST, else ./contest (a copy is run).
 EOF
@@ -94,6 +109,7 @@ while [ $# -gt 0 ]; do
 	--mem-size) mem_size=$(to_bytes "${2:?}") || die "--mem-size: not a size: $2"; shift ;;
 	--zram-limit) zram_limit_opt=$(to_bytes "${2:?}") || die "--zram-limit: not a size: $2"; shift ;;
 	--dir) base=${2:?}; shift ;;
+	--busy) busy=1 ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
@@ -119,6 +135,13 @@ done
 has() { case " ${sel[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # ---- prerequisites ----------------------------------------------------------
+
+load1=$(cut -d' ' -f1 /proc/loadavg)
+if awk -v l="$load1" 'BEGIN { exit !(l > 1.0) }'; then
+	[ "$busy" = 1 ] || die "load average $load1 is above 1.0: the machine is busy, and the figures would measure that (--busy runs anyway and marks them busy)"
+fi
+busy_mark=
+[ "$busy" = 1 ] && busy_mark=" (busy)"
 
 [ "$(id -u)" -eq 0 ] || die "run me as root: every timed run drops the page cache, and the mem row makes a zram swap device"
 [ "${BASH_VERSINFO[0]}" -ge 5 ] || die "needs bash 5 (\$EPOCHREALTIME)"
@@ -330,7 +353,7 @@ echo "tree:      $tree, make -C TREE O=BUILD -j$jobs $target, configured once wi
 echo "rounds:    $rounds; loads: ${sel[*]}; lead time $lead s"
 echo "sizes:     io $(gib "$io_size"), mem $(gib "$mem_size") (zram swap sized per row), ring $ring_procs processes, $ring_chunks chunks of $ring_chunk bytes"
 echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo -) (all loads run in this script's session, as contest's)"
-echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start"
+echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start$([ "$busy" = 1 ] && echo "; --busy: every figure below is busy")"
 echo "all files on one file system: the build ($build), contest's --work-dir ($work), the stock tools' files ($stock)"
 
 # ---- the build --------------------------------------------------------------
@@ -426,9 +449,8 @@ fi
 stock_once() {
 	case $1 in
 	ctar_load) tar cf "$stock/c.tar" -C "$tar_tree" . ;;
-	xtar_load) mkdir "$stock/x" && tar xf "$gnu_tar" -C "$stock/x" && rm -rf "$stock/x" ;;
-	io_load) dd if=/dev/zero of="$stock/dd.dat" bs=1M count=$((io_size / 1048576)) conv=fdatasync status=none &&
-		rm -f "$stock/dd.dat" ;;
+	xtar_load) rm -rf "$stock/x" && mkdir "$stock/x" && tar xf "$gnu_tar" -C "$stock/x" ;;
+	io_load) dd if=/dev/zero of="$stock/dd.dat" bs=1M count=$((io_size / 1048576)) status=none ;;
 	read_load) cat "$cat_file" >/dev/null ;;
 	list_load) ls -lRa / >/dev/null 2>&1 ;;
 	esac
@@ -438,8 +460,8 @@ stock_describe() {
 	case $1 in
 	process_load) echo "ring of $ring_procs dd bs=$ring_chunk iflag=fullblock over FIFOs, $ring_chunks chunks in flight" ;;
 	ctar_load) echo "tar cf FILE -C TREE . (FILE overwritten)" ;;
-	xtar_load) echo "mkdir X && tar xf GNU.tar -C X && rm -rf X" ;;
-	io_load) echo "dd if=/dev/zero bs=1M count=$(mib "$io_size") conv=fdatasync; rm" ;;
+	xtar_load) echo "rm -rf X; mkdir X; tar xf GNU.tar -C X" ;;
+	io_load) echo "dd if=/dev/zero of=FILE bs=1M count=$(mib "$io_size") (FILE overwritten)" ;;
 	read_load) echo "cat FILE >/dev/null ($(gib "$io_size"), through the cache)" ;;
 	list_load) echo "ls -lRa / >/dev/null" ;;
 	mem_load) echo "stress-ng --vm 1 --vm-bytes $(mib "$mem_size")M --vm-keep --vm-method swap on zram swap" ;;
@@ -702,21 +724,40 @@ t_end=$EPOCHREALTIME
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at end; $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%d min %d s", (b - a) / 60, (b - a) % 60 }') of rounds"
 echo
 echo "Ratio = mean Time under the load / mean noload Time (this sitting); Loads = mean units done per timed build"
-printf '%-13s %7s %7s %8s %3s %3s %10s %10s  %s\n' load native stock nat/stk n n Loads Loads "stock tool"
-printf '%-13s %7s %7s %8s %3s %3s %10s %10s\n' "" Ratio Ratio "" nat stk native stock
+echo "nat/stk = mean native Time / mean stock Time, 95% CI by the delta method (Welch df)$busy_mark"
+printf '%-13s %7s %7s %8s %-17s %3s %3s %10s %10s  %s\n' load native stock nat/stk "95% CI" n n Loads Loads "stock command"
+printf '%-13s %7s %7s %8s %-17s %3s %3s %10s %10s\n' "" Ratio Ratio "" "" nat stk native stock
 noload_mean=$(awk -F'\t' '$3 == "noload" { s += $4; n++ } END { if (n) printf "%.3f", s / n }' "$results")
 noload_n=$(awk -F'\t' '$3 == "noload"' "$results" | wc -l)
-printf '%-13s %7s %-19s %3s   noload Time %s s\n' noload 1.00 "" "$noload_n" "${noload_mean:--}"
+printf '%-13s %7s %-35s %3s   noload Time %s s\n' noload 1.00 "" "$noload_n" "${noload_mean:--}"
 for l in "${sel[@]}"; do
-	awk -F'\t' -v l="$l" -v base="$noload_mean" -v tool="$(stock_describe "$l")" '
-		$2 == l { t[$3] += $4; n[$3]++; split($5, u, "|"); w[$3] += u[1] }
+	awk -F'\t' -v l="$l" -v base="$noload_mean" -v tool="$(stock_describe "$l")" -v mark="$busy_mark" "$BENCH_AWK"'
+		$2 == l { t[$3] += $4; t2[$3] += $4 * $4; n[$3]++; split($5, u, "|"); w[$3] += u[1] }
 		function ratio(s) { return n[s] && base > 0 ? sprintf("%.2f", t[s] / n[s] / base) : "-" }
 		function loads(s) { return n[s] && w[s] >= 0 ? sprintf("%.2f", w[s] / n[s]) : "-" }
+		function mean(s) { return t[s] / n[s] }
+		# the variance of the mean of side s (sample variance / n)
+		function vmean(s,   v) {
+			v = (t2[s] - t[s] * t[s] / n[s]) / (n[s] - 1)
+			return (v < 0 ? 0 : v) / n[s]
+		}
 		END {
-			a = ratio("native"); b = ratio("stock")
-			q = a != "-" && b != "-" ? sprintf("%.3f", a / b) : "-"
-			printf "%-13s %7s %7s %8s %3d %3d %10s %10s  %s\n", l, a, b, q, n["native"], n["stock"],
-				loads("native"), loads("stock"), tool
+			a = ratio("native"); b = ratio("stock"); q = "-"; ci = "-"
+			if (n["native"] && n["stock"]) {
+				qq = mean("native") / mean("stock")
+				q = sprintf("%.3f", qq)
+			}
+			if (n["native"] > 1 && n["stock"] > 1) {
+				va = vmean("native") / mean("native") ^ 2
+				vb = vmean("stock") / mean("stock") ^ 2
+				se = qq * sqrt(va + vb)
+				# Welch-Satterthwaite degrees of freedom of the two relative variances
+				df = va + vb > 0 ? (va + vb) ^ 2 / (va ^ 2 / (n["native"] - 1) + vb ^ 2 / (n["stock"] - 1)) : n["native"] + n["stock"] - 2
+				h = tq(df) * se
+				ci = sprintf("%.3f-%.3f", qq - h, qq + h)
+			}
+			printf "%-13s %7s %7s %8s %-17s %3d %3d %10s %10s  %s%s\n", l, a, b, q, ci, n["native"], n["stock"],
+				loads("native"), loads("stock"), tool, mark
 		}' "$results"
 done
 [ -n "$mem_refused" ] && echo "mem_load refused in some round: $mem_refused"

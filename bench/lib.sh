@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh - what the bench scripts share.  Each sources it first:
 #	. "$(dirname "$0")/lib.sh"
 
@@ -12,6 +13,21 @@ die() {
 #   fields()  the KEY=VALUE fields of the line ($2 on) into the array f
 #   tq(df)    Student's t quantile t(0.975, df), for a two-sided 95% interval:
 #             the table to 30 degrees of freedom, then 1.960 + 2.4 / df
+#   ratio(what, on, off, n, s, ss)
+#             prints "WHAT = R (95% CI LO to HI; n = N_ON, N_OFF)": the ratio
+#             of the mean of side on to side off, from each side's count n[],
+#             sum s[] and sum of squares ss[], with a 95% interval by the
+#             delta method (Welch's degrees of freedom); 0 when it could not
+#   paired(what, on, off, r, rt)
+#             prints "WHAT = R (95% CI LO to HI; K rounds)": the geometric
+#             mean of the rounds' ratios of side on to side off, with a 95%
+#             interval from Student's t on their logs (K - 1 degrees of
+#             freedom).  r[l] counts side l's runs, rt[l, i] is its i-th
+#             run's Time, 0 if it was invalid; a round counts when both of
+#             its runs are valid.  With the two sides of a round run back to
+#             back, a drift of the machine between rounds cancels in each
+#             ratio, which the ratio of the means does not do; 0 when it
+#             could not
 # (Their own variables are local: a program may use k, v or q as it likes.)
 BENCH_AWK='
 function fields(   i, k, v) {
@@ -22,6 +38,36 @@ function fields(   i, k, v) {
 		f[k] = v
 	}
 }
+function ratio(what, on, off, n, s, ss,   l, m, v, r, rel, df, h) {
+	if (n[on] < 2 || n[off] < 2) {
+		printf "%s: fewer than 2 valid runs on a side\n", what
+		return 0
+	}
+	for (l in n) { m[l] = s[l] / n[l]; v[l] = (ss[l] - n[l] * m[l] ^ 2) / (n[l] - 1) / n[l] }
+	r = m[on] / m[off]
+	rel = v[on] / m[on] ^ 2 + v[off] / m[off] ^ 2
+	df = rel ^ 2 / ((v[on] / m[on] ^ 2) ^ 2 / (n[on] - 1) + (v[off] / m[off] ^ 2) ^ 2 / (n[off] - 1))
+	h = rel > 0 ? tq(df) * r * sqrt(rel) : 0
+	printf "%s = %.3f (95%% CI %.3f to %.3f; n = %d, %d)\n", what, r, r - h, r + h, n[on], n[off]
+	return 1
+}
+function paired(what, on, off, r, rt,   i, k, d, m, v, h) {
+	k = 0
+	for (i = 1; i <= r[on] && i <= r[off]; i++)
+		if (rt[on, i] && rt[off, i])
+			d[++k] = log(rt[on, i] / rt[off, i])
+	if (k < 2) {
+		printf "%s: fewer than 2 rounds with a valid run on each side\n", what
+		return 0
+	}
+	m = 0
+	for (i = 1; i <= k; i++) m += d[i] / k
+	v = 0
+	for (i = 1; i <= k; i++) v += (d[i] - m) ^ 2 / (k - 1)
+	h = tq(k - 1) * sqrt(v / k)
+	printf "%s = %.3f (95%% CI %.3f to %.3f; %d rounds)\n", what, exp(m), exp(m - h), exp(m + h), k
+	return 1
+}
 function tq(df,   q) {
 	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", q, " ")
 	if (df < 1)
@@ -31,3 +77,45 @@ function tq(df,   q) {
 	return 1.960 + 2.4 / df
 }
 '
+
+# bench_scratch NAME: a scratch directory, $scratch (mktemp -d under $base,
+# removed on exit, after the script's own bench_cleanup_more if it has one),
+# and in it a copy of $contest_src, $contest: rebuilding the tree during the
+# bench must not change the binary
+bench_scratch() {
+	scratch=$(mktemp -d "$base/$1.XXXXXX") || die "cannot make a scratch directory in $base"
+	scratch=$(cd "$scratch" && pwd)
+	trap bench_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	cp "$contest_src" "$scratch/contest" || die "cannot copy $contest_src"
+	contest=$scratch/contest
+}
+
+bench_cleanup() {
+	if declare -F bench_cleanup_more >/dev/null; then
+		bench_cleanup_more
+	fi
+	rm -rf "$scratch"
+}
+
+# bench_header TITLE: the first lines of every figure: what, the command,
+# when, on which kernel, with which contest and workload
+bench_header() {
+	echo "$1"
+	echo "command:   $cmdline"
+	echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "kernel:    $(uname -r); CPUs $(getconf _NPROCESSORS_ONLN)"
+	echo "contest:   $contest_src ($("$contest" --version 2>&1 | head -1)); workload $workload"
+}
+
+# bench_quiet ROUNDS LEAST: the load average at the start, and a warning
+# when the machine is not quiet (0.5 or more) or ROUNDS is under LEAST: such
+# figures are not for bench/README.md
+bench_quiet() {
+	echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start"
+	awk '{ exit !($1 >= 0.5) }' /proc/loadavg &&
+		echo "WARNING: load average 0.5 or more: the machine is not quiet, these figures are not for bench/README.md"
+	[ "$1" -ge "$2" ] ||
+		echo "WARNING: -n $1: fewer than $2 sessions a side, these figures are not for bench/README.md"
+}

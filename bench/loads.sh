@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # loads.sh - each load's rate alone beside the stock tool it stands for.
 #
 # For every pair, `contest load NAME -t SECONDS` and the stock tool run in
@@ -282,13 +283,20 @@ get_tree() {
 }
 
 ours_ctar() { ours ctar_load; }
-gnu_ctar() { tar cf "$S/c.tar" -C "$S/tree" . && rm -f "$S/c.tar"; }
-stock_ctar() { stock_loop "$(awk -v b="$gnu_tar_bytes" 'BEGIN { print b / 1e6 }')" gnu_ctar; }
+# as the original loop: the archive overwritten each pass, never synced
+gnu_ctar() { tar cf "$S/c.tar" -C "$S/tree" .; }
+stock_ctar() {
+	local rc
+	stock_loop "$(awk -v b="$gnu_tar_bytes" 'BEGIN { print b / 1e6 }')" gnu_ctar
+	rc=$?
+	rm -f "$S/c.tar"
+	return $rc
+}
 do_ctar() {
 	echo "== ctar_load vs GNU tar c"
 	get_tree || { skip ctar_load "no GNU tar, or could not copy the workload tree"; return; }
 	echo "    ours:  contest load ctar_load -t $secs   (MB of its own archive)"
-	echo "    stock: tar cf $S/c.tar -C $S/tree . && rm -f $S/c.tar   in a loop for $secs s ($gnu_tar_bytes bytes an archive)"
+	echo "    stock: tar cf $S/c.tar -C $S/tree .   in a loop for $secs s ($gnu_tar_bytes bytes an archive, overwritten)"
 	STOCK_UNIT=MB/s
 	pair ctar_load "GNU tar $(tar --version | awk 'NR == 1 { print $4 }') c" ours_ctar stock_ctar
 	ref_ctar
@@ -327,17 +335,21 @@ do_xtar() {
 }
 
 ours_io() { ours io_load --io-size "$io_size"; }
-gnu_io() {
-	dd if=/dev/zero of="$S/dd.dat" bs=1M count="$io_mib" conv=fdatasync status=none &&
+# as the original loop: the file overwritten each pass, never synced
+gnu_io() { dd if=/dev/zero of="$S/dd.dat" bs=1M count="$io_mib" status=none; }
+stock_io() {
+	local rc
+	stock_loop "$(awk -v b="$io_bytes" 'BEGIN { print b / 1e6 }')" gnu_io
+	rc=$?
 	rm -f "$S/dd.dat"
+	return $rc
 }
-stock_io() { stock_loop "$(awk -v b="$io_bytes" 'BEGIN { print b / 1e6 }')" gnu_io; }
 do_io() {
 	echo "== io_load vs dd"
 	echo "    ours:  contest load io_load -t $secs --io-size $io_size"
-	echo "    stock: dd if=/dev/zero of=$S/dd.dat bs=1M count=$io_mib conv=fdatasync && rm -f $S/dd.dat   in a loop for $secs s"
+	echo "    stock: dd if=/dev/zero of=$S/dd.dat bs=1M count=$io_mib   in a loop for $secs s (overwritten)"
 	STOCK_UNIT=MB/s
-	pair io_load "dd conv=fdatasync" ours_io stock_io
+	pair io_load "dd" ours_io stock_io
 }
 
 ours_read() { ours read_load --io-size "$io_size"; }

@@ -1,30 +1,42 @@
 #!/bin/bash
-# probe.sh - what the latency probe costs the compile, and whether it agrees
-# with cyclictest.
+# SPDX-License-Identifier: GPL-2.0-or-later
+# probe.sh - what the latency probe costs the compile, per profile, and
+# whether it agrees with cyclictest.
 #
-# 1. Perturbation.  N rounds (-n, default 5); each runs two contest sessions
-#    of the noload build, `contest -n 1 noload` and `contest -n 1 --probe
-#    noload` (the side that goes first alternating: ABBA), under the labels
-#    off and on of one results directory.  It prints every run, then the
-#    Ratio of the mean Times on / off with its 95% interval (contest report
-#    --baseline off --stats: Fieller's) and the probe's own CPU use (its
-#    tasks' CPU time / the build's wall time, in % of one CPU).
+# 1. Perturbation, for each profile (--profiles, default "light full").  N
+#    rounds (-n, default 6: at least 6 sessions a side); each runs two
+#    contest sessions of the noload build, `contest -n 1 --no-probe noload`
+#    (label off-PROFILE) and `contest -n 1 --probe=PROFILE noload` (label
+#    PROFILE), the side that goes first alternating (ABBA).  The profiles
+#    are measured one after the other, each against its own interleaved
+#    no-probe sessions.  It prints every run, then per profile the ratio of
+#    the mean Times with / without, with its 95% interval (delta method,
+#    Welch's degrees of freedom), the same paired by round (the geometric
+#    mean of each round's with / without, which a drift of the machine
+#    between rounds does not move), and the probe's own CPU use (its tasks'
+#    CPU time / the build's wall time, in % of one CPU).
 #
 # 2. Sanity against cyclictest (rt-tests), `cyclictest -m -n -i 5000 -p 0`:
 #    SCHED_OTHER at nice 0 like the probe, a 5 ms period like its audio
-#    task.  Beside (a) a `contest -n 1 --probe noload` session (cyclictest
-#    runs through the whole session: the warm-up and the timed build, both
-#    the compile alone) and (b) `contest load process_load --probe -t T`
-#    (the ring alone).  Prints cyclictest's p99 and the probe's audio p99
-#    side by side, and their ratio; they measure different shapes (the
-#    probe's task works 0.25 ms each period, cyclictest's thread does not),
+#    task, with the light profile (--ct-profile, default light).  Beside (a)
+#    a `contest -n 1 --probe=light noload` session (cyclictest runs through
+#    the whole session: the warm-up and the timed build, both the compile
+#    alone) and (b) `contest load process_load --probe=light -t T` (the
+#    ring alone).  Prints cyclictest's p99 and the probe's audio p99 side
+#    by side, and their ratio; they measure different shapes (the light
+#    audio task works 20 us each period, cyclictest's thread not at all),
 #    so they should agree within a factor of 2, not exactly.
 #
 # cyclictest 2.x has neither -n (its default) nor a SCHED_OTHER -p 0 (it
 # runs FIFO 2 then): the script gives it --policy=other instead, and prints
 # the policy and priority cyclictest reports for its thread.
 #
-# Usage: bench/probe.sh [-n N] [-t SECONDS] [-w WORKLOAD] [--dir DIR]
+# The figures are for bench/README.md only from a quiet machine: the script
+# says so when the load average is 0.5 or more at the start, or -n is under
+# 6.
+#
+# Usage: bench/probe.sh [-n N] [-t SECONDS] [-w WORKLOAD] [--scale N]
+#                       [--profiles "light full"] [--ct-profile P] [--dir DIR]
 #                       [--only perturbation|cyclictest]
 # Run as root (contest drops the page cache), from the build directory or
 # with CONTEST=path/to/contest.
@@ -33,9 +45,12 @@ set -u
 . "$(dirname "$0")/lib.sh" || exit 2
 export LC_ALL=C
 
-rounds=5
+rounds=6
 seconds=60
 workload=builtin
+scale=
+profiles="light full"
+ct_profile=light
 base=.
 contest_src=${CONTEST:-./contest}
 cmdline="$0 $*"
@@ -44,9 +59,12 @@ only=
 usage() {
 	cat <<EOF
 Usage: $0 [options]
-  -n, --rounds N      perturbation rounds, each one session with and one without the probe (default $rounds)
+  -n, --rounds N      perturbation rounds per profile, each one session with and one without the probe (default $rounds)
   -t, --time SECONDS  cyclictest beside process_load: how long (default $seconds)
   -w, --workload W    contest's workload: builtin (default), kernel:DIR or cmd:DIR
+      --scale N       the builtin workload's translation units (contest --scale; a smoke test)
+      --profiles LIST the probe profiles to measure (default "$profiles")
+      --ct-profile P  the profile beside cyclictest (default $ct_profile)
       --dir DIR       where the scratch directory goes (default: the current directory)
       --only PART     run one part: perturbation or cyclictest (default both)
   -h, --help          this help
@@ -58,6 +76,9 @@ while [ $# -gt 0 ]; do
 	-n|--rounds) rounds=${2:?}; shift ;;
 	-t|--time) seconds=${2:?}; shift ;;
 	-w|--workload) workload=${2:?}; shift ;;
+	--scale) scale=${2:?}; shift ;;
+	--profiles) profiles=${2:?}; shift ;;
+	--ct-profile) ct_profile=${2:?}; shift ;;
 	--dir) base=${2:?}; shift ;;
 	--only) only=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
@@ -67,6 +88,10 @@ while [ $# -gt 0 ]; do
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n wants a positive number, not '$rounds'"
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || die "-t wants whole seconds, not '$seconds'"
+[ -z "$scale" ] || [[ $scale =~ ^[1-9][0-9]*$ ]] || die "--scale wants a positive number, not '$scale'"
+for p in $profiles $ct_profile; do
+	case $p in light|full) ;; *) die "a profile is light or full, not '$p'" ;; esac
+done
 case $only in
 ''|perturbation|cyclictest) ;;
 *) die "--only wants perturbation or cyclictest, not '$only'" ;;
@@ -88,35 +113,23 @@ else
 	ct_opts=(-m -n -i 5000 -p 0)
 fi
 
-scratch=$(mktemp -d "$base/probe.XXXXXX") || die "cannot make a scratch directory in $base"
-scratch=$(cd "$scratch" && pwd)
 ct_pid=
-cleanup() {
+bench_cleanup_more() {
 	[ -n "$ct_pid" ] && kill "$ct_pid" 2>/dev/null && wait "$ct_pid" 2>/dev/null
-	rm -rf "$scratch"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-# a copy: rebuilding the tree during the bench must not change the binary
-cp "$contest_src" "$scratch/contest" || die "cannot copy $contest_src"
-contest=$scratch/contest
+bench_scratch probe
 results=$scratch/results
 
-echo "probe.sh: what the latency probe costs the compile, and cyclictest beside it"
-echo "command:   $cmdline"
-echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-echo "kernel:    $(uname -r); CPUs $(getconf _NPROCESSORS_ONLN)"
-echo "contest:   $contest_src ($("$contest" --version 2>&1 | head -1)); workload $workload"
+bench_header "probe.sh: what the latency probe costs the compile, per profile, and cyclictest beside it"
 echo "cyclictest: $(cyclictest --help 2>&1 | head -1), run as cyclictest ${ct_opts[*]}"
 echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unreadable)"
-echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start"
+bench_quiet "$rounds" 6
 
 session() {	# session LABEL [OPTIONS...]: one contest session of the noload build
 	local label=$1
 	shift
-	"$contest" -w "$workload" -n 1 --quiet --work-dir "$scratch/work" -d "$results" \
-		-k "$label" "$@" noload >"$scratch/$label.out" 2>"$scratch/$label.err" ||
+	"$contest" -w "$workload" ${scale:+--scale "$scale"} -n 1 --quiet --work-dir "$scratch/work" \
+		-d "$results" -k "$label" "$@" noload >"$scratch/$label.out" 2>"$scratch/$label.err" ||
 		die "contest -k $label $* failed: $(tail -3 "$scratch/$label.err")"
 }
 
@@ -131,39 +144,37 @@ last_run() {
 	} END { print line }' "$results/$1.results"
 }
 
-perturbation() {
+perturbation() {	# perturbation PROFILE
+local p=$1 off=off-$1
 echo
-echo "== 1. perturbation: noload with and without the probe, $rounds rounds (ABBA)"
+echo "== 1. perturbation of the $p probe: noload with --probe=$p and with --no-probe, $rounds rounds (ABBA)"
 for ((r = 1; r <= rounds; r++)); do
-	if [ $((r % 2)) -eq 1 ]; then order="off on"; else order="on off"; fi
+	if [ $((r % 2)) -eq 1 ]; then order="$off $p"; else order="$p $off"; fi
 	for side in $order; do
-		if [ "$side" = on ]; then session on --probe; else session off; fi
-		printf 'round %d: %-3s %s\n' "$r" "$side" "$(last_run "$side")"
+		if [ "$side" = "$p" ]; then session "$p" --probe="$p"; else session "$off" --no-probe; fi
+		printf 'round %d: %-10s %s\n' "$r" "$side" "$(last_run "$side")"
 	done
 done
 echo
-"$contest" report -d "$results" --stats off on | sed -n '/^noload:/,/^$/p'
-# the perturbation, mean Time on / off, with a 95% interval by the delta
-# method (contest's --baseline divides only by a noload of the same
-# configuration, probe included, so it cannot give this Ratio)
-cat "$results/off.results" "$results/on.results" | awk "$BENCH_AWK"'
-$1 == "run" && / type=noload / && / valid=1 / {
+"$contest" report -d "$results" --stats --no-latency "$off" "$p" | sed -n '/^noload:/,/^$/p'
+# the perturbation, mean Time with / without, with a 95% interval by the
+# delta method (contest's --baseline divides only by a noload of the same
+# configuration, probe profile included, so it cannot give this Ratio)
+cat "$results/$off.results" "$results/$p.results" | awk -v on="$p" -v off="$off" "$BENCH_AWK"'
+$1 == "run" && / type=noload / {
 	fields()
 	l = f["label"]; t = f["elapsed_ns"] / 1e9
+	r[l]++; rt[l, r[l]] = f["valid"] + 0 ? t : 0
+	if (!(f["valid"] + 0)) next
 	n[l]++; s[l] += t; ss[l] += t * t
-	if (l == "on") { cpu += f["probe_cpu_ns"]; wall += f["elapsed_ns"] }
+	if (l == on) { cpu += f["probe_cpu_ns"]; wall += f["elapsed_ns"] }
 }
 END {
-	if (n["on"] < 2 || n["off"] < 2) { print "perturbation: fewer than 2 valid runs on a side"; exit }
-	for (l in n) { m[l] = s[l] / n[l]; v[l] = (ss[l] - n[l] * m[l] ^ 2) / (n[l] - 1) / n[l] }
-	r = m["on"] / m["off"]
-	rel = v["on"] / m["on"] ^ 2 + v["off"] / m["off"] ^ 2
-	df = rel ^ 2 / ((v["on"] / m["on"] ^ 2) ^ 2 / (n["on"] - 1) + (v["off"] / m["off"] ^ 2) ^ 2 / (n["off"] - 1))
-	h = tq(df) * r * sqrt(rel)
-	printf "perturbation: mean noload Time with the probe / without = %.3f (95%% CI %.3f to %.3f; n = %d, %d)\n",
-		r, r - h, r + h, n["on"], n["off"]
-	printf "probe CPU: %.1f%% of one CPU over %d timed builds (its tasks'"'"' CPU time / build wall time)\n",
-		cpu / wall * 100, n["on"]
+	if (!ratio("perturbation " on ": mean noload Time with the probe / without", on, off, n, s, ss))
+		exit
+	paired("perturbation " on ", paired by round: geometric mean of with / without", on, off, r, rt)
+	printf "probe CPU %s: %.2f%% of one CPU over %d timed builds (its tasks'"'"' CPU time / build wall time)\n",
+		on, cpu / wall * 100, n[on]
 }'
 }
 
@@ -196,24 +207,28 @@ ct_stop() {
 
 sanity() {
 echo
-echo "== 2. cyclictest ${ct_opts[*]} beside the probe"
+echo "== 2. cyclictest ${ct_opts[*]} beside the $ct_profile probe"
 ct_start "$scratch/ct-noload"
-session ct-noload --probe
+session ct-noload --probe="$ct_profile"
 ct_stop
+# the csv's p99_ms, found by its header's name
 probe_noload=$("$contest" report -d "$results" --latency --format csv ct-noload |
-	awk -F, '$3 == "noload" && $4 == "audio" { printf "%.3f", $8 }')
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "p99_ms") c = i; next }
+		$3 == "noload" && $4 == "audio" { printf "%.3f", $c }')
 ct_noload=$(ct_p99 "$scratch/ct-noload")
 
 ct_start "$scratch/ct-process"
-"$contest" load process_load --probe -t "$seconds" --work-dir "$scratch/work" \
+"$contest" load process_load --probe="$ct_profile" -t "$seconds" --work-dir "$scratch/work" \
 	>"$scratch/load.out" 2>"$scratch/load.err" || die "contest load failed: $(tail -3 "$scratch/load.err")"
 ct_stop
-probe_process=$(awk '$1 == "audio" { print $5 }' "$scratch/load.out")
+# the load's table: its p99 column found by the header's name
+probe_process=$(awk '$1 == "Task" { for (i = 1; i <= NF; i++) if ($i == "p99") c = i }
+	$1 == "audio" && c { print $c }' "$scratch/load.out")
 ct_process=$(ct_p99 "$scratch/ct-process")
 
 printf '\n%-34s %12s %12s %8s\n' "beside" "probe audio" "cyclictest" "ratio"
 printf '%-34s %12s %12s %8s\n' "" "p99 (ms)" "p99 (ms)" "pr/ct"
-for row in "noload (contest -n 1 --probe)|$probe_noload|$ct_noload" \
+for row in "noload (contest -n 1 --probe=$ct_profile)|$probe_noload|$ct_noload" \
 	"process_load (contest load, ${seconds} s)|$probe_process|$ct_process"; do
 	IFS='|' read -r what p c <<<"$row"
 	printf '%-34s %12s %12s %8s\n' "$what" "$p" "$c" \
@@ -221,6 +236,10 @@ for row in "noload (contest -n 1 --probe)|$probe_noload|$ct_noload" \
 done
 }
 
-[ "$only" = cyclictest ] || perturbation
+if [ "$only" != cyclictest ]; then
+	for p in $profiles; do
+		perturbation "$p"
+	done
+fi
 [ "$only" = perturbation ] || sanity
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at end"

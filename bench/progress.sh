@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # progress.sh - what the live progress line costs the measurement.
 #
 # The same quick suite runs three ways, each round in a rotating order:
@@ -184,7 +185,7 @@ median() { grep -v '^-$' | sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print
 
 sides=(tty file quiet)
 echo "progress.sh: ${types[*]}, $rounds rounds, $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs"
-echo "contest:  $contest_shown ($("$contest" --version)); load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
+echo "contest:  $contest_shown ($("$contest" --version | head -1)); load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
 for r in $(seq 1 "$rounds"); do
 	line="round $r:"
 	for k in 0 1 2; do

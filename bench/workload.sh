@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # workload.sh - the noload build timed by contest and by a plain make loop.
 #
 # contest must add no time of its own to the build it times.  Each round
@@ -126,8 +127,9 @@ if [ -n "$ratios" ]; then
 		{ s = f("session"); t = f("type"); e = f("elapsed_ns")
 		  if (f("valid") != 1) next
 		  if (t == "noload") { nl[s] = e; next }
-		  el[s, t] = e; share[s, t] = (f("load_user_ns") + f("load_sys_ns")) / e
-		  b = f("user_ns") + f("sys_ns"); rel[s, t] = b ? (f("load_user_ns") + f("load_sys_ns")) / b : 0
+		  lc = f("load_cpu_ns"); if (lc == "") lc = f("load_user_ns") + f("load_sys_ns")	# records v1
+		  el[s, t] = e; share[s, t] = lc / e
+		  b = f("user_ns") + f("sys_ns"); rel[s, t] = b ? lc / b : 0
 		  ts[t] = 1; ss[s] = 1 }
 		END { for (t in ts) for (s in ss) if ((s, t) in el && nl[s])
 			printf "%s %s %s %.4f %.4f %.2f %.4f\n", side, t, s, el[s, t] / nl[s], share[s, t], nl[s] / 1e9, rel[s, t] }'
@@ -139,7 +141,7 @@ if [ -n "$ratios" ]; then
 	}
 	echo "workload.sh --ratios: builtin${scale:+ --scale $scale} against $workload ($kconfig, $target), -j$jobs, $rounds rounds"
 	echo "loads: $loads; io-size $io_size; $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs"
-	echo "contest: $contest_shown ($("$contest" --version)); load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
+	echo "contest: $contest_shown ($("$contest" --version | head -1)); load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
 	t0=$(date +%s)
 	for r in $(seq 1 "$rounds"); do
 		if [ $((r % 2)) = 1 ]; then
@@ -253,7 +255,7 @@ secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "workload.sh: $workload, -j$jobs, $rounds rounds, $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs"
-echo "contest:  $contest_shown ($("$contest" --version)); load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
+echo "contest:  $contest_shown ($("$contest" --version | head -1)); load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
 : >"$scratch/c" && : >"$scratch/p"
 for r in $(seq 1 "$rounds"); do
 	if [ $((r % 2)) = 1 ]; then

@@ -1,22 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ctar.c - ctar_load: write a tar archive of the workload's tree, again and again.
  *
- * Like `tar cf archive.tar TREE; sync archive.tar` in a loop: one process
- * creates scratch/archive.tar, writes the whole archive into it with
- * tar_write(), gets it to the device (io_sync(): sync_file_range over the
- * whole file, then fdatasync), closes it, deletes it and starts over.  The
- * sync is what makes this a disk load: an archive deleted while its pages
- * are still dirty never reaches the device (the kernel cancels the writes,
- * /proc/PID/io cancelled_write_bytes), and the load would be a CPU loop
- * over the page cache.  tar itself does not fsync, but its archive stays,
- * and writeback takes it to the disk within the run; ours is deleted at
- * once, so it must be written back first.
+ * Like `tar cf archive.tar TREE` in a loop, system call for system call: one
+ * process opens scratch/archive.tar with O_TRUNC (as tar's creat() does:
+ * the last pass's archive, and its pages not yet written back, are thrown
+ * away), writes the whole archive into it with tar_write() in records of
+ * 10 KiB as GNU tar does, and closes it.  Like tar it never syncs: the
+ * kernel's writeback and dirty throttling take the archive to the disk, or
+ * the next pass's truncation cancels what was not written back yet, as with
+ * the original loop.
  *
- * One unit is one complete archive that is on the device, counted
- * fractionally by the bytes written (never a whole one before the sync).
- * prepare() writes one archive (untimed) to learn its size, so fractions
- * are right from the first pass; afterwards each pass is measured against
- * the size of the last complete archive, since the tree grows while the
- * workload builds in it. */
+ * --io-sync (env->io_sync) makes it a writeback-bound load: each archive is
+ * written back and waited for (io_sync()) before it counts.  Its runs are
+ * recorded with sync=yes.
+ *
+ * One unit is one complete archive, counted fractionally by the bytes
+ * written (never a whole one before it is closed).  prepare() writes one
+ * archive (untimed) to learn its size, so fractions are right from the
+ * first pass; afterwards each pass is measured against the size of the last
+ * complete archive, since the tree grows while the workload builds in it. */
 #include "config.h"
 
 #include <errno.h>
@@ -65,16 +67,16 @@ static int ctar_on_stop(void *arg)
 	return load_stopping();
 }
 
-/* Write one archive of the tree to path and, when `sync`, get it to the
- * device: 0, 1 when stopped, or -1 with why.  A complete archive's size goes
- * to *size; the archive is removed in every case. */
+/* Write one archive of the tree to path, as `tar cf` does, and when `sync`
+ * get it to the device: 0, 1 when stopped, or -1 with why.  A complete
+ * archive's size goes to *size. */
 static int ctar_once(const char *tree, const char *path, const struct tar_hooks *hooks,
 		     int sync, uint64_t *size, char *why, size_t len)
 {
 	struct stat st;
 	int fd, rc;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		snprintf(why, len, "create %s: %s", path, strerror(errno));
 		return -1;
@@ -92,10 +94,6 @@ static int ctar_once(const char *tree, const char *path, const struct tar_hooks 
 	}
 	if (rc == 0)
 		*size = (uint64_t)st.st_size;
-	if (unlink(path) && rc == 0) {
-		snprintf(why, len, "unlink %s: %s", path, strerror(errno));
-		rc = -1;
-	}
 	return rc;
 }
 
@@ -107,6 +105,7 @@ static int ctar_prepare(struct load_ctx *c, char *why, size_t len)
 	int rc;
 
 	rc = ctar_once(c->env->tree, path, NULL, 0, &size, msg, sizeof(msg));
+	unlink(path);
 	free(path);
 	if (rc) {
 		snprintf(why, len, "a trial archive of %s: %s", c->env->tree, msg);
@@ -145,7 +144,8 @@ static int ctar_run(struct load_ctx *c, unsigned idx)
 		uint64_t size = 0;
 
 		p.bytes = 0;
-		rc = ctar_once(c->env->tree, path, &hooks, 1, &size, why, sizeof(why));
+		rc = ctar_once(c->env->tree, path, &hooks, c->env->io_sync, &size, why,
+			       sizeof(why));
 		if (rc)
 			break;
 		p.done += 1;
@@ -163,7 +163,7 @@ static void ctar_cleanup(struct load_ctx *c)
 {
 	char *path = xasprintf("%s/%s", c->scratch, ARCHIVE);
 
-	unlink(path);	/* what a killed pass left; usually gone already */
+	unlink(path);	/* the last pass's archive */
 	free(path);
 }
 
@@ -171,12 +171,14 @@ static void ctar_cleanup(struct load_ctx *c)
 static void ctar_params(const struct load_ctx *c, struct record *r)
 {
 	load_param(r, "archive_size", c->size);
+	io_sync_param(c, r);
 }
 
 const struct load_ops ctar_load = {
 	.name = "ctar_load",
-	.summary = "writes a tar archive of the workload's tree to disk, again and again",
+	.summary = "tar cf FILE TREE (the workload's tree), again and again",
 	.unit = "one complete archive",
+	.flags = LOAD_IO_SYNC,
 	.describe = ctar_describe,
 	.params = ctar_params,
 	.prepare = ctar_prepare,

@@ -1,12 +1,17 @@
-/* io.c - io_load and io_other: stream zeros into a big file, delete it, repeat.
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* io.c - io_load and io_other: stream zeros into a big file, again and again.
  *
- * Like `dd if=/dev/zero of=FILE bs=1M count=S/1M; rm FILE` in a loop: one
- * process creates the file, writes S bytes of zeros with 1 MiB write()s
- * through the page cache (the kernel's writeback and dirty throttling do
- * the rest, as with dd), then makes sure the data reached the device before
- * deleting the file, since deleting it with dirty pages would throw the
- * writes away.  One unit is one complete file, counted fractionally by the
- * bytes written.
+ * Like `dd if=/dev/zero of=FILE bs=1M count=S/1M` in a loop, system call for
+ * system call: one process opens the same file each pass with O_TRUNC (which
+ * throws away the last pass's data, and its pages not yet written back),
+ * writes S bytes of zeros with 1 MiB write()s through the page cache and
+ * closes it.  Like dd it never syncs: the kernel's writeback and dirty
+ * throttling do the rest, which is what the workload beside it feels.  One
+ * unit is one complete file, counted fractionally by the bytes written.
+ *
+ * --io-sync (env->io_sync) makes it a writeback-bound load instead: before
+ * closing, each file is written back and waited for (io_sync()), and only
+ * then does it count.  Its runs are recorded with sync=yes.
  *
  * io_load writes in its scratch directory; io_other writes in a directory
  * of its own that it makes (mkdtemp, mode 0700) in the user's -o DIR, and
@@ -193,28 +198,49 @@ static void io_cleanup(struct load_ctx *c)
 		unlink(st->path);
 }
 
-/* Start writeback of everything still dirty, then wait for it (io.h). */
+/* One pass of the sync (io.h). */
+int io_sync_pass(int fd, uint64_t size, int pass)
+{
+	static const unsigned int how[IO_SYNC_PASSES] = {
+		[IO_SYNC_START] = SYNC_FILE_RANGE_WRITE,
+		[IO_SYNC_WAIT] = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+				 SYNC_FILE_RANGE_WAIT_AFTER,
+	};
+	uint64_t off = 0;
+
+	while (off < size || (off == 0 && size == 0)) {
+		uint64_t n = size ? SYNC_STEP : 0;	/* 0: to the end of the file */
+
+		if (load_stopping())
+			return 1;
+		if (sync_file_range(fd, (off_t)off, (off_t)n, how[pass]) == 0)
+			off += SYNC_STEP;
+		else if (errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
 int io_sync(int fd, uint64_t size)
 {
-	static const unsigned int how[2] = {
-		SYNC_FILE_RANGE_WRITE,
-		SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER,
-	};
+	for (int pass = 0; pass < IO_SYNC_PASSES; pass++) {
+		int rc = io_sync_pass(fd, size, pass);
 
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint64_t off = 0; off < size; off += SYNC_STEP) {
-			if (load_stopping())
-				return 1;
-			if (sync_file_range(fd, (off_t)off, (off_t)SYNC_STEP, how[pass]) &&
-			    errno != EINTR)
-				return -1;
-		}
+		if (rc)
+			return rc;
 	}
 	return fdatasync(fd) ? -1 : 0;	/* the error report, if writeback failed */
 }
 
-/* Write one file: 0 when complete, 1 when stopped, or load_fail().  The
- * file is removed in every case. */
+void io_sync_param(const struct load_ctx *c, struct record *r)
+{
+	if (c->env->io_sync)
+		load_param_text(r, "sync", "yes");
+}
+
+/* Write one file, as dd does (and with --io-sync get it to the device): 0
+ * when complete, 1 when stopped, or load_fail().  The file stays, to be
+ * truncated by the next pass and removed by cleanup(). */
 static int io_file(struct load_ctx *c, const char *path, const char *buf, double done)
 {
 	uint64_t off = 0, size = c->size;
@@ -239,7 +265,7 @@ static int io_file(struct load_ctx *c, const char *path, const char *buf, double
 	}
 	if (!err && off < size)
 		rc = 1;
-	if (!err && !rc) {
+	if (!err && !rc && c->env->io_sync) {
 		what = "sync";
 		rc = io_sync(fd, size);
 		if (rc < 0)
@@ -247,10 +273,6 @@ static int io_file(struct load_ctx *c, const char *path, const char *buf, double
 	}
 	if (close(fd) && !err && !rc) {
 		what = "close";
-		err = errno;
-	}
-	if (unlink(path) && !err) {
-		what = "unlink";
 		err = errno;
 	}
 	if (err)
@@ -286,13 +308,14 @@ static int io_run(struct load_ctx *c, unsigned idx)
 static void io_params(const struct load_ctx *c, struct record *r)
 {
 	load_param(r, "file_size", c->size);
+	io_sync_param(c, r);
 }
 
 const struct load_ops io_load = {
 	.name = "io_load",
-	.summary = "streams zeros into a new file the size of RAM, again and again",
+	.summary = "dd if=/dev/zero of=FILE bs=1M count=RAM, again and again",
 	.unit = "one complete file",
-	.flags = LOAD_WORK_DISK,
+	.flags = LOAD_WORK_DISK | LOAD_IO_SYNC,
 	.check = io_check,
 	.describe = io_describe,
 	.params = io_params,
@@ -304,9 +327,9 @@ const struct load_ops io_load = {
 
 const struct load_ops io_other_load = {
 	.name = "io_other",
-	.summary = "as io_load, in a directory on another disk (-o DIR)",
+	.summary = "as io_load (dd), in a directory on another disk (-o DIR)",
 	.unit = "one complete file",
-	.flags = LOAD_NEEDS_OTHER,
+	.flags = LOAD_NEEDS_OTHER | LOAD_IO_SYNC,
 	.check = io_check,
 	.describe = io_describe,
 	.params = io_params,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* io.h - what io_load, io_other, read_load and the tar loads share (in io.c). */
 #ifndef CONTEST_IO_H
 #define CONTEST_IO_H
@@ -17,11 +18,18 @@ int io_file_size(struct load_ctx *c, const char *where, const char *elsewhere,
 /* "4.0 GiB file in DIR<what> (RAM 23.5 GiB, free 80.0 GiB)" */
 void io_file_describe(const struct load_ctx *c, const char *where, const char *what,
 		      char *buf, size_t len);
-/* In a load process: get the first `size` bytes of fd's data to the device,
- * as the file's writer must before its unit counts: start writeback of all
- * of it, wait for it, then fdatasync() for the error report.  In 64 MiB
- * steps, so that a stop request is seen within one step.  0, 1 when
- * stopped, or -1 with errno. */
+/* --io-sync, in a load process: the two passes over a written file that
+ * get its data to the device, as the file's writer must before its unit
+ * counts.  Pass IO_SYNC_START starts writeback of everything dirty, pass
+ * IO_SYNC_WAIT starts what is left and waits for all of it; size 0 means the
+ * whole file, else the first `size` bytes in 64 MiB steps, so that a stop
+ * request is seen within one step.  0, 1 when stopped, or -1 with errno. */
+enum { IO_SYNC_START, IO_SYNC_WAIT, IO_SYNC_PASSES };
+int io_sync_pass(int fd, uint64_t size, int pass);
+/* Both passes over one file, then fdatasync() for the error report. */
 int io_sync(int fd, uint64_t size);
+/* For params(): "sync=yes" in the run record of a load run with --io-sync,
+ * so that `contest report` shows such runs as measured differently. */
+void io_sync_param(const struct load_ctx *c, struct record *r);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* list.c - list_load: lists the file system like `ls -lRa /`, into /dev/null.
  *
  * One listing walks the tree below --root (default "/") the way ls -lRa
@@ -5,7 +6,7 @@
  * included) is lstat()ed, owner and group names are looked up, the entries
  * are sorted by name and written as long-listing lines (mode, links, owner,
  * group, size or device numbers, mtime, name, "-> target" for a symlink)
- * through a 64 KiB buffer to /dev/null; then its subdirectories are listed,
+ * to /dev/null in 4 KiB write()s, as ls's stdio does; then its subdirectories are listed,
  * depth first, in name order.  Like GNU ls -l, every entry is also asked for
  * its SELinux label and (not symlinks) its POSIX ACLs, the '.' or '+' after
  * the mode.  Owner and group names are cached per id, as ls does.
@@ -57,6 +58,7 @@
 
 #define OUT_SIZE (64 * 1024)    /* the output buffer */
 #define LINE_ROOM (16 * 1024)   /* room kept free for one line */
+#define WRITE_SIZE 4096         /* bytes per write(): ls's stdio buffer on /dev/null */
 #define NAME_SLOTS 256          /* cached owner or group names */
 #define NAME_MAX_LEN 64         /* longer names are cut */
 #define SIX_MONTHS (31556952 / 2)
@@ -278,12 +280,27 @@ static const char *lookup_name(struct lister *l, struct name_cache *nc, uint32_t
 
 /* ---- output ----------------------------------------------------------- */
 
+/* Write the buffer out in pieces of WRITE_SIZE, as ls's stdio does; `all`:
+ * the last, shorter piece too. */
+static int out_drain(struct lister *l, int all)
+{
+	size_t done = 0;
+
+	while (l->out_len - done >= WRITE_SIZE || (all && done < l->out_len)) {
+		size_t n = l->out_len - done < WRITE_SIZE ? l->out_len - done : WRITE_SIZE;
+
+		if (write_all(l->out_fd, l->out + done, n))
+			return lister_fail(l, "write /dev/null: %s", strerror(errno));
+		done += n;
+	}
+	memmove(l->out, l->out + done, l->out_len - done);
+	l->out_len -= done;
+	return 0;
+}
+
 static int out_flush(struct lister *l)
 {
-	if (l->out_len && write_all(l->out_fd, l->out, l->out_len))
-		return lister_fail(l, "write /dev/null: %s", strerror(errno));
-	l->out_len = 0;
-	return 0;
+	return out_drain(l, 1);
 }
 
 static int out_write(struct lister *l, const char *s, size_t len)
@@ -291,7 +308,7 @@ static int out_write(struct lister *l, const char *s, size_t len)
 	while (len) {
 		size_t n = OUT_SIZE - l->out_len;
 
-		if (!n && out_flush(l))
+		if (!n && out_drain(l, 0))
 			return -1;
 		n = OUT_SIZE - l->out_len;
 		if (n > len)
@@ -314,7 +331,7 @@ static int out_printf(struct lister *l, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (OUT_SIZE - l->out_len < LINE_ROOM && out_flush(l))
+	if (OUT_SIZE - l->out_len < LINE_ROOM && out_drain(l, 0))
 		return -1;
 	room = OUT_SIZE - l->out_len;
 	va_start(ap, fmt);
@@ -420,7 +437,7 @@ static void add_entry(struct lister *l, const char *name)
 
 	if (l->nents == l->ents_cap) {
 		l->ents_cap = l->ents_cap ? l->ents_cap * 2 : 256;
-		l->ents = xrealloc(l->ents, l->ents_cap * sizeof(*l->ents));
+		l->ents = xreallocarray(l->ents, l->ents_cap, sizeof(*l->ents));
 	}
 	grow(&l->names, &l->names_cap, l->names_len + n);
 	e = &l->ents[l->nents++];
@@ -645,7 +662,7 @@ static int push_frame(struct lister *l, int fd, dev_t dev, size_t prev_len)
 	}
 	if (l->depth == l->stack_cap) {
 		l->stack_cap = l->stack_cap ? l->stack_cap * 2 : 64;
-		l->stack = xrealloc(l->stack, l->stack_cap * sizeof(*l->stack));
+		l->stack = xreallocarray(l->stack, l->stack_cap, sizeof(*l->stack));
 	}
 	f = &l->stack[l->depth++];
 	memset(f, 0, sizeof(*f));
@@ -839,4 +856,5 @@ const struct load_ops list_load = {
 	.describe = list_describe,
 	.params = list_params,
 	.run = list_run,
+	.flags = LOAD_SLOW_CHECK,
 };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mem.c - mem_load: references more memory than the machine holds.
  *
  * One process maps a region, fills every page once, then writes one word
@@ -120,6 +121,10 @@ static int mem_check(struct load_ctx *c, char *why, size_t len)
 		return -1;
 	}
 	pages = p.size / ps;
+	if (p.size > SIZE_MAX) {
+		snprintf(why, len, "--mem-size %s is more than this process can map", want);
+		return -1;
+	}
 	if (pages > UINT32_MAX) {
 		snprintf(why, len, "--mem-size %s is more pages than the load can order",
 			 want);
@@ -192,17 +197,19 @@ static void shuffle_pages(uint32_t *order, size_t pages)
 }
 
 /* The memory the machine must keep while the load runs: half the reserve,
- * in MemAvailable and what swap can still free together.
- * CONTEST_TEST_MEM_FLOOR (bytes) stands in for it in the tests, which
- * cannot make a machine short of memory. */
+ * in MemAvailable and what swap can still free together.  In the test
+ * build (tests/contest-hooked) CONTEST_TEST_MEM_FLOOR (bytes) stands in for
+ * it, since no test can make a machine short of memory. */
 static uint64_t memory_floor(const struct load_ctx *c)
 {
+	struct plan p;
+#ifdef CONTEST_TEST_HOOKS
 	const char *test = getenv("CONTEST_TEST_MEM_FLOOR");
 	uint64_t v;
-	struct plan p;
 
 	if (test && parse_u64(test, 0, UINT64_MAX, &v) == 0)
 		return v;
+#endif
 	make_plan(c->env, &p);
 	return p.reserve / 2;
 }
@@ -223,7 +230,7 @@ static int step_check(uint64_t floor, uint64_t *left)
 	if (last && now - last < MEM_CHECK_NS)
 		return 0;
 	last = now;
-	*left = meminfo_bytes("MemAvailable") + swap_room();
+	*left = mem_available_bytes() + swap_room();
 	return *left < floor ? 2 : 0;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* process.c - process_load: chunks of data passed around a ring of pipes.
  *
  * N processes form a unidirectional ring: process i reads from pipe i and
@@ -126,7 +127,7 @@ static void process_cleanup(struct load_ctx *c)
 
 static int open_ring(struct ring *r, char *why, size_t len)
 {
-	size_t need = (size_t)r->chunks * r->chunk_size;
+	size_t need;
 
 	r->piece = PIPE_DEFAULT_SIZE;
 	for (unsigned i = 0; i < r->n; i++) {
@@ -141,7 +142,8 @@ static int open_ring(struct ring *r, char *why, size_t len)
 		if (cap > 0 && (size_t)cap < r->piece)
 			r->piece = (size_t)cap;
 	}
-	if (r->chunks >= r->n && need > r->piece) {
+	if (r->chunks >= r->n &&
+	    (size_mul(r->chunks, r->chunk_size, &need) || need > r->piece)) {
 		snprintf(why, len, "%u chunks of %zu bytes do not fit in a pipe of %zu bytes "
 			 "(/proc/sys/fs/pipe-user-pages-soft?): give fewer --chunks",
 			 r->chunks, r->chunk_size, r->piece);

@@ -1,9 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* read.c - read_load: read a big file sequentially, again and again.
  *
- * Like `cat FILE > /dev/null` in a loop.  prepare() writes the file once per
- * suite (untimed), S bytes of incompressible data, and syncs it.  run() reads
- * it from start to end with 1 MiB read()s, advising sequential access as cat
- * does, through the page cache as cat does: nothing is dropped behind the
+ * Like `cat FILE > /dev/null` in a loop, system call for system call.
+ * prepare() writes the file once per suite (untimed), S bytes of
+ * incompressible data, and syncs it.  Each pass opens it, advises sequential
+ * access, reads it from start to end with 128 KiB read()s, writes each
+ * piece to /dev/null and closes it, as GNU cat does; through the page
+ * cache as cat does: nothing is dropped behind the
  * reader, so the file's pages compete for memory with the workload's (the
  * tree, the compiler, the objects) and push them out, which is what the
  * original read_load measured.  A file the size of RAM cannot stay cached
@@ -32,7 +35,8 @@
 #include "proc.h"
 #include "util.h"
 
-#define BUF_SIZE (1 << 20)		/* bytes per read() */
+#define BUF_SIZE (1 << 20)		/* bytes per write() of the file in prepare() */
+#define READ_SIZE (128 << 10)		/* bytes per read(): GNU cat's buffer */
 #define FILE_NAME "read_load.dat"
 
 static int read_check(struct load_ctx *c, char *why, size_t len)
@@ -126,32 +130,41 @@ static void read_finish(struct load_ctx *c)
 	c->priv = NULL;
 }
 
-/* One pass over the file: 0 when complete, 1 when stopped, or load_fail(). */
-static int read_pass(struct load_ctx *c, int fd, const char *path, void *buf, double done)
+/* One pass over the file, as cat: 0 when complete, 1 when stopped, or
+ * load_fail(). */
+static int read_pass(struct load_ctx *c, int out, const char *path, void *buf, double done)
 {
 	uint64_t off = 0, size = c->size;
+	int fd, rc = 0;
 
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return load_fail(c, "lseek %s: %s", path, strerror(errno));
-	while (off < size) {
-		size_t n = size - off < BUF_SIZE ? (size_t)(size - off) : BUF_SIZE;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return load_fail(c, "open %s: %s", path, strerror(errno));
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);	/* as cat does */
+	while (off < size && !rc) {
+		size_t n = size - off < READ_SIZE ? (size_t)(size - off) : READ_SIZE;
 		ssize_t r;
 
-		if (load_stopping())
-			return 1;
-		r = read(fd, buf, n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return load_fail(c, "read %s: %s", path, strerror(errno));
+		if (load_stopping()) {
+			rc = 1;
+			break;
 		}
-		if (r == 0)
-			return load_fail(c, "read %s: the file ends at %llu of %llu bytes",
-					 path, (unsigned long long)off, (unsigned long long)size);
-		off += (uint64_t)r;
+		r = read(fd, buf, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			rc = load_fail(c, "read %s: %s", path, strerror(errno));
+		else if (r == 0)
+			rc = load_fail(c, "read %s: the file ends at %llu of %llu bytes", path,
+				       (unsigned long long)off, (unsigned long long)size);
+		else if (write_all(out, buf, (size_t)r))
+			rc = load_fail(c, "write to /dev/null: %s", strerror(errno));
+		else
+			off += (uint64_t)r;
 		load_progress(c, done + (double)off / (double)size);
 	}
-	return 0;
+	close(fd);
+	return rc;
 }
 
 static int read_run(struct load_ctx *c, unsigned idx)
@@ -159,29 +172,28 @@ static int read_run(struct load_ctx *c, unsigned idx)
 	const char *path = c->priv;
 	double done = 0;
 	void *buf;
-	int fd, rc = 0;
+	int out, rc = 0;
 
 	(void)idx;
 	if (!path)
 		return load_fail(c, "not prepared");
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return load_fail(c, "open %s: %s", path, strerror(errno));
-	if (posix_memalign(&buf, 4096, BUF_SIZE)) {
-		close(fd);
-		return load_fail(c, "out of memory for a %d-byte buffer", BUF_SIZE);
+	out = open("/dev/null", O_WRONLY | O_CLOEXEC);	/* cat's standard output */
+	if (out < 0)
+		return load_fail(c, "open /dev/null: %s", strerror(errno));
+	if (posix_memalign(&buf, 4096, READ_SIZE)) {
+		close(out);
+		return load_fail(c, "out of memory for a %d-byte buffer", READ_SIZE);
 	}
-	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);	/* as cat does */
 	load_ready(c);
 	while (!load_stopping()) {
-		rc = read_pass(c, fd, path, buf, done);
+		rc = read_pass(c, out, path, buf, done);
 		if (rc)
 			break;
 		done += 1;
 		load_progress(c, done);
 	}
 	free(buf);
-	close(fd);
+	close(out);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -192,7 +204,7 @@ static void read_params(const struct load_ctx *c, struct record *r)
 
 const struct load_ops read_load = {
 	.name = "read_load",
-	.summary = "reads a file the size of RAM (written before timing) like cat, again and again",
+	.summary = "cat FILE >/dev/null (FILE the size of RAM, written before timing), again and again",
 	.unit = "one complete read",
 	.flags = LOAD_WORK_DISK,
 	.check = read_check,

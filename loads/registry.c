@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* registry.c - the table of every background load contest knows.
  *
  * One line per load, in the order a suite runs them.  Adding a load is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* registry.h - the table of every background load contest knows. */
 #ifndef CONTEST_REGISTRY_H
 #define CONTEST_REGISTRY_H

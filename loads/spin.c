@@ -1,9 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spin.c - spin_load: a trivial CPU-bound load that exercises the harness.
  *
- * For the test suite: one process per CPU spinning on arithmetic.  It can be
- * told to misbehave through CONTEST_SPIN_FAULT so the tests can check how
- * the harness reports a load that fails ("setup", "run"), never does any
- * work ("idle") or dies ("die"). */
+ * For the test suite: one process per CPU spinning on arithmetic.  In
+ * tests/contest-hooked only (built with CONTEST_TEST_HOOKS) it can be told
+ * to misbehave through CONTEST_SPIN_FAULT so the tests can check how the
+ * harness reports a load that fails ("setup", "run"), never does any work
+ * ("idle") or dies ("die"), or that works slowly (almost no CPU) and burns
+ * 2 s of CPU once told to stop ("teardown": not a figure of the run). */
 #include "config.h"
 
 #include <signal.h>
@@ -11,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "load.h"
@@ -19,9 +23,13 @@
 
 static const char *fault(void)
 {
+#ifdef CONTEST_TEST_HOOKS
 	const char *f = getenv("CONTEST_SPIN_FAULT");
 
 	return f ? f : "";
+#else
+	return "";	/* the shipped binary takes no orders from the environment */
+#endif
 }
 
 static int spin_setup(struct load_ctx *c, char *why, size_t len)
@@ -43,6 +51,23 @@ static int spin_run(struct load_ctx *c, unsigned idx)
 	if (!strcmp(f, "run"))
 		return load_fail(c, "told to fail in process %u", idx);
 	load_ready(c);
+#ifdef CONTEST_TEST_HOOKS
+	if (!strcmp(f, "teardown")) {
+		struct timespec nap = { 0, 10 * 1000 * 1000 }, ts;
+		double units = 0;
+
+		while (!load_stopping()) {
+			nanosleep(&nap, NULL);
+			load_progress(c, units += 0.001);
+		}
+		do {
+			for (int i = 0; i < 100000; i++)
+				x = x * 6364136223846793005u + 1442695040888963407u;
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		} while (ts.tv_sec < 2);
+		return 0;
+	}
+#endif
 	if (!strcmp(f, "idle")) {
 		while (!load_stopping())
 			pause();

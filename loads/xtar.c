@@ -1,27 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* xtar.c - xtar_load: extract a tar archive of the workload's tree, again and again.
  *
- * Like `rm -rf x; mkdir x; tar xf archive.tar -C x` in a loop.  prepare()
- * writes scratch/archive.tar of the tree once per suite (untimed, with the
- * same writer as ctar_load); one process then removes the last copy in
- * scratch/x and extracts the archive there again.
+ * Like `rm -rf x; mkdir x; tar xf archive.tar -C x` in a loop, system call
+ * for system call.  prepare() writes scratch/archive.tar of the tree once
+ * per suite (untimed, with the same writer as ctar_load); one process then
+ * removes the last copy in scratch/x (unlinkat, as rm -rf), makes x again
+ * and extracts the archive there, reading it in records of 10 KiB as GNU
+ * tar does.  Like tar it never syncs: the kernel's writeback takes the files
+ * to the disk, or the next pass's removal cancels what was not written back
+ * yet, as with the original loop.
  *
- * One unit is one complete extraction that is on the device, counted
- * fractionally by the archive bytes consumed (never a whole one before it
- * is on the device).  tar does not fsync the files it extracts, and neither
- * do we while extracting: a file per fsync would make this a journal-commit
- * load.  But the copy is removed at the start of the next pass, and files
- * removed with dirty pages never reach the device (the kernel cancels the
- * writes), so that without a sync the load is a CPU loop over the page
- * cache.  So each file's writeback starts as soon as it is written
- * (xtar_on_file(): the device works while the next members are extracted,
- * as the flusher works behind tar), and once the last member is written,
- * xtar_sync() finishes what writeback would do within the run: start
- * writeback of whatever is still dirty (sync_file_range WRITE), then wait
- * for all of it (WAIT_BEFORE | WRITE | WAIT_AFTER), then fsync() the
- * extraction's top directory, which on a journalling file system (ext4,
- * xfs) commits the journal holding the extraction's inodes and directory
- * entries.  Not syncfs(2): that would
- * also write back the workload's own dirty files, which tar never does. */
+ * --io-sync (env->io_sync) makes it a writeback-bound load: each file's
+ * writeback starts as soon as it is written (xtar_on_file()), and once the
+ * last member is written, xtar_sync() starts whatever is still dirty, waits
+ * for all of it (io_sync_pass(), the same two passes as io_load's) and
+ * fsync()s the extraction's top directory, which on a journalling file
+ * system commits the journal holding its inodes and directory entries (not
+ * syncfs(2), which would also write back the workload's own files).  Its
+ * runs are recorded with sync=yes.
+ *
+ * One unit is one complete extraction, counted fractionally by the archive
+ * bytes consumed (never a whole one before its last member is written, and
+ * with --io-sync before it is on the device). */
 #include "config.h"
 
 #include <errno.h>
@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "io.h"
 #include "load.h"
 #include "tar.h"
 #include "util.h"
@@ -71,14 +72,14 @@ static int xtar_on_stop(void *arg)
 	return load_stopping();
 }
 
-/* Start the writeback of a file as soon as it is written, as the kernel's
- * flusher does for tar's files while tar goes on, so that the device works
- * while the next members are extracted and xtar_sync() has little left to
- * wait for.  Asynchronous: an error shows in xtar_sync(). */
+/* --io-sync: start the writeback of a file as soon as it is written, so
+ * that the device works while the next members are extracted and
+ * xtar_sync() has little left to wait for.  Asynchronous: an error shows in
+ * xtar_sync(). */
 static void xtar_on_file(void *arg, int fd)
 {
 	(void)arg;
-	(void)sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+	(void)io_sync_pass(fd, 0, IO_SYNC_START);
 }
 
 static char *xtar_path(const struct load_ctx *c, const char *name)
@@ -136,37 +137,28 @@ static void xtar_describe(const struct load_ctx *c, char *buf, size_t len)
 
 /* One pass of xtar_sync() over the extracted files. */
 struct xtar_sync {
-	unsigned int how;	/* sync_file_range() flags */
-	int err;		/* its errno, when it failed */
+	int pass;	/* IO_SYNC_START or IO_SYNC_WAIT */
+	int err;	/* the errno of a failed sync */
 };
 
 static int xtar_sync_file(int fd, void *arg)
 {
 	struct xtar_sync *s = arg;
+	int rc = io_sync_pass(fd, 0, s->pass);
 
-	if (load_stopping())
-		return 1;
-	while (sync_file_range(fd, 0, 0, s->how)) {
-		if (errno != EINTR) {
-			s->err = errno;
-			return -1;
-		}
-	}
-	return 0;
+	if (rc < 0)
+		s->err = errno;
+	return rc;
 }
 
-/* Get the extraction in dest to the device (see the top of this file): 0,
- * 1 when stopped, or -1 with why. */
+/* --io-sync: get the extraction in dest to the device (see the top of this
+ * file): 0, 1 when stopped, or -1 with why. */
 static int xtar_sync(const char *dest, char *why, size_t len)
 {
-	static const unsigned int how[2] = {
-		SYNC_FILE_RANGE_WRITE,
-		SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER,
-	};
 	int fd, rc;
 
-	for (int pass = 0; pass < 2; pass++) {
-		struct xtar_sync s = { .how = how[pass] };
+	for (int pass = 0; pass < IO_SYNC_PASSES; pass++) {
+		struct xtar_sync s = { .pass = pass };
 
 		errno = 0;
 		rc = walk_files(dest, xtar_sync_file, &s);
@@ -188,9 +180,9 @@ static int xtar_sync(const char *dest, char *why, size_t len)
 	return 0;
 }
 
-/* One extraction into a fresh dest, on the device: 0, 1 when stopped, or -1
- * with why. */
-static int xtar_once(int fd, const char *dest, const struct tar_hooks *hooks,
+/* One extraction into a fresh dest (with `sync`, on the device): 0, 1 when
+ * stopped, or -1 with why. */
+static int xtar_once(int fd, const char *dest, const struct tar_hooks *hooks, int sync,
 		     char *why, size_t len)
 {
 	int rc;
@@ -208,14 +200,15 @@ static int xtar_once(int fd, const char *dest, const struct tar_hooks *hooks,
 		return -1;
 	}
 	rc = tar_extract(fd, dest, hooks, why, len);
-	return rc ? rc : xtar_sync(dest, why, len);
+	return rc || !sync ? rc : xtar_sync(dest, why, len);
 }
 
 static int xtar_run(struct load_ctx *c, unsigned idx)
 {
 	struct xtar_pass p = { .c = c };
 	struct tar_hooks hooks = { .progress = xtar_on_bytes, .stop = xtar_on_stop,
-				   .file_written = xtar_on_file, .arg = &p };
+				   .file_written = c->env->io_sync ? xtar_on_file : NULL,
+				   .arg = &p };
 	char *archive = xtar_path(c, ARCHIVE), *dest = xtar_path(c, DEST);
 	char why[512];
 	int fd, rc = 0;
@@ -229,7 +222,7 @@ static int xtar_run(struct load_ctx *c, unsigned idx)
 	}
 	while (fd >= 0 && !load_stopping()) {
 		p.bytes = 0;
-		rc = xtar_once(fd, dest, &hooks, why, sizeof(why));
+		rc = xtar_once(fd, dest, &hooks, c->env->io_sync, why, sizeof(why));
 		if (rc)
 			break;
 		p.done += 1;
@@ -265,12 +258,14 @@ static void xtar_finish(struct load_ctx *c)
 static void xtar_params(const struct load_ctx *c, struct record *r)
 {
 	load_param(r, "archive_size", c->size);
+	io_sync_param(c, r);
 }
 
 const struct load_ops xtar_load = {
 	.name = "xtar_load",
-	.summary = "extracts a tar archive of the workload's tree to disk, again and again",
+	.summary = "rm -rf DIR; mkdir DIR; tar xf FILE -C DIR, again and again",
 	.unit = "one complete extraction",
+	.flags = LOAD_IO_SYNC,
 	.describe = xtar_describe,
 	.params = xtar_params,
 	.prepare = xtar_prepare,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* builtin.c - generate the built-in workload: a deterministic synthetic C tree. */
 #include "config.h"
 
@@ -52,7 +53,6 @@
 
 #define SCALE_DEFAULT 240	/* make -j8: ~35 s on 2 CPUs, gcc 12 -O2 */
 #define SCALE_QUICK 24		/* ~4 s */
-#define SCALE_MAX 10000
 
 #define FNS_MIN 2		/* functions in one unit */
 #define FNS_MAX 7
@@ -1676,8 +1676,8 @@ int builtin_generate(const char *dir, unsigned scale, char *why, size_t len)
 	struct buf b;
 	int rc;
 
-	if (scale < 1 || scale > SCALE_MAX)
-		return whyf(why, len, "scale %u out of range (1-%u)", scale, SCALE_MAX);
+	if (scale < 1 || scale > BUILTIN_SCALE_MAX)
+		return whyf(why, len, "scale %u out of range (1-%u)", scale, BUILTIN_SCALE_MAX);
 	dirs_present(scale, present);
 	if (gen_dirs(dir, present, why, len))
 		return -1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* builtin.h - the built-in workload: a deterministic synthetic C source tree. */
 #ifndef CONTEST_BUILTIN_H
 #define CONTEST_BUILTIN_H
@@ -8,10 +9,11 @@
  * different workloads. */
 #define BUILTIN_VERSION 2
 
-/* The scale is the number of translation units (1 to 10000), in a kbuild-
- * like tree: each takes about 0.15-0.25 CPU seconds with gcc -O2, half of it
- * parsing shared headers.  The default, 240, builds in about 35 s with make
+/* The scale is the number of translation units (1 to BUILTIN_SCALE_MAX: the
+ * unit names have four digits), in a kbuild-like tree: each takes about
+ * 0.15-0.25 CPU seconds with gcc -O2, half of it parsing shared headers.  The default, 240, builds in about 35 s with make
  * -j8 on 2 idle CPUs; --quick, 24, in about 4 s. */
+#define BUILTIN_SCALE_MAX 10000
 unsigned builtin_scale(int quick);
 
 /* Write the tree for `scale` into the existing empty directory `dir`: C

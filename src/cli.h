@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli.h - the command line: commands, options declared once, parsing, help. */
 #ifndef CONTEST_CLI_H
 #define CONTEST_CLI_H
@@ -49,7 +50,11 @@ struct config {
 	int pool_noload;        /* --pool-noload */
 	int stats;              /* --stats */
 	int columns;            /* --columns */
+	int header;             /* --header 1, --no-header -1, else 0 */
+	const char *types;      /* --type: run types, comma-separated */
 	int latency;            /* --latency */
+	int delays;             /* --delays */
+	int no_latency;         /* --no-latency */
 	double alpha;           /* --alpha */
 	const char *format;     /* --format */
 	double seconds;         /* load -t */
@@ -57,10 +62,14 @@ struct config {
 	const char *output;     /* -o of plot */
 	int64_t load_nice;      /* --load-nice */
 	int load_session;       /* --load-session */
-	int probe;              /* --probe: the latency probe beside the load */
+	int no_delays;          /* --no-delays: no taskstats, PSI or task_delayacct */
+	int probe;              /* the latency probe's profile (enum probe_profile_id):
+	                         * light by default, --probe=full, --no-probe none */
 	uint64_t procs, chunks, chunk_size; /* process_load */
 	uint64_t io_size, mem_size;
+	int io_sync;                       /* --io-sync */
 	const char *list_root;  /* --root */
+	int count;              /* list --count: also the sizes that walk a tree */
 	int swap_zram;          /* --swap zram[:SIZE] */
 	uint64_t swap_size;     /* its SIZE, 0 = default */
 	const char *configs;    /* compare --configs FILE */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* compare.c - contest compare: configurations, their order, and switching
  * the machine between them.
  *
@@ -47,7 +48,7 @@ static struct cmp_config *add_config(struct comparison *c, const char *label,
 {
 	struct cmp_config *k;
 
-	c->cfgs = xrealloc(c->cfgs, (c->n + 1) * sizeof(*c->cfgs));
+	c->cfgs = xreallocarray(c->cfgs, c->n + 1, sizeof(*c->cfgs));
 	k = &c->cfgs[c->n++];
 	memset(k, 0, sizeof(*k));
 	k->label = xstrdup(label);
@@ -297,6 +298,8 @@ static int check_knob(struct comparison *c, const struct config *cfg, char *why,
 	return 0;
 }
 
+/* --vary KEY=V1,V2: 0, 2 when the command line is wrong, 1 when this
+ * machine cannot vary KEY. */
 static int parse_vary(struct comparison *c, const struct config *cfg, char *why, size_t len)
 {
 	const char *spec = cfg->vary, *eq = strchr(spec, '=');
@@ -312,11 +315,11 @@ static int parse_vary(struct comparison *c, const struct config *cfg, char *why,
 		for (size_t i = 0; i < ARRAY_SIZE(knobs); i++)
 			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
 				 i ? ", " : "", knobs[i].name);
-		return whyf(why, len, "--vary wants KEY=V1,V2 with KEY one of %s, not '%s'",
-			    known, spec);
+		whyf(why, len, "--vary wants KEY=V1,V2 with KEY one of %s, not '%s'", known, spec);
+		return 2;
 	}
 	if (check_knob(c, cfg, why, len))
-		return -1;
+		return c->knob == KNOB_LOAD_NICE || c->knob == KNOB_LOAD_SESSION ? 2 : 1;
 	values = xstrdup(eq + 1);
 	for (char *v = strtok_r(values, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
 		char *label = xasprintf("%s=%s", c->knob_name, v);
@@ -328,8 +331,8 @@ static int parse_vary(struct comparison *c, const struct config *cfg, char *why,
 	free(values);
 	for (size_t i = 0; i < c->n; i++)
 		if (check_value(c, &c->cfgs[i], why, len))
-			return -1;
-	return check_labels(c, why, len);
+			return 2;
+	return check_labels(c, why, len) ? 2 : 0;
 }
 
 /* ---- the order --------------------------------------------------------------- */
@@ -442,22 +445,15 @@ int compare_init(struct comparison *c, const struct config *cfg)
 	if (!cfg->configs == !cfg->vary)
 		return usage_error("compare wants its configurations: --configs FILE or "
 				   "--vary KEY=V1,V2 (one of them)");
-	if (cfg->vary) {
-		if (parse_vary(c, cfg, why, sizeof(why))) {
-			msg("%s", why);
-			return 1;
-		}
-	} else {
-		if (read_text(cfg->configs, &text, why, sizeof(why))) {
-			msg("%s", why);
-			return 1;
-		}
-		bad = compare_parse(c, cfg->configs, text, why, sizeof(why));
-		free(text);
-		if (bad) {
-			msg("%s", why);
-			return 1;
-		}
+	/* a configuration the command line names wrong is a usage error, 2 */
+	if (cfg->vary)
+		bad = parse_vary(c, cfg, why, sizeof(why));
+	else if ((bad = read_text(cfg->configs, &text, why, sizeof(why)) ? 2 : 0) == 0)
+		bad = compare_parse(c, cfg->configs, text, why, sizeof(why)) ? 2 : 0;
+	free(text);
+	if (bad) {
+		msg("%s", why);
+		return bad;
 	}
 	compare_plan_order(c, cfg->seed);
 	return 0;
@@ -465,26 +461,37 @@ int compare_init(struct comparison *c, const struct config *cfg)
 
 /* ---- commands ---------------------------------------------------------------- */
 
-/* Stop what is left of process group pg (not contest's children: they are
- * init's to reap): SIGTERM, up to a grace, SIGKILL. */
+/* Stop what is left of process group pg, whose leader (contest's child)
+ * is kept a zombie until now so that pg names no other group meanwhile:
+ * SIGTERM, up to a grace, SIGKILL, then the leader reaped (the others are
+ * not contest's children: init reaps them). */
 static void stop_group(pid_t pg)
 {
 	int64_t end = mono_ns() + GRACE;
 
 	kill(-pg, SIGTERM);
 	kill(-pg, SIGCONT);
-	while (kill(-pg, 0) == 0 && mono_ns() < end)
+	while (proc_group_alive(pg) && mono_ns() < end)
 		sleep_ns(10 * 1000 * 1000);
 	kill(-pg, SIGKILL);
 	end = mono_ns() + GRACE;
-	while (kill(-pg, 0) == 0 && mono_ns() < end)
+	while (proc_group_alive(pg) && mono_ns() < end)
 		sleep_ns(10 * 1000 * 1000);
+	while (waitpid(pg, NULL, 0) < 0 && errno == EINTR)
+		;
 	proc_forget(pg);
+}
+
+/* The wait status of an exited child from waitid()'s siginfo. */
+static int exit_status(const siginfo_t *si)
+{
+	return si->si_code == CLD_EXITED ? W_EXITCODE(si->si_status, 0) :
+	       W_EXITCODE(0, si->si_status & 0x7f);
 }
 
 /* Run cmd by /bin/sh -c in contest's directory, its output to the log.
  * With kept, a process the command leaves in its group stays (its group in
- * *kept, the guardian told); else it is stopped.  A stop signal ends it
+ * *kept, its leader unreaped, the guardian still told); else it is stopped.  A stop signal ends it
  * when interruptible.  0, or -1 with why. */
 static int run_sh(struct comparison *c, const char *what, const char *cmd, int interruptible,
 		  pid_t *kept, char *why, size_t len)
@@ -501,10 +508,15 @@ static int run_sh(struct comparison *c, const char *what, const char *cmd, int i
 	if (pid < 0)
 		return -1;
 	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
+		siginfo_t si;
 
-		if (r == pid)
+		/* not reaped yet (WNOWAIT): see stop_group() */
+		si.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == pid) {
+			status = exit_status(&si);
 			break;
+		}
 		if ((interruptible && proc_interrupted()) || mono_ns() > end) {
 			proc_kill_group(pid, GRACE, &status, NULL);
 			return whyf(why, len, "%s `%s` %s", what, cmd, proc_interrupted() ?
@@ -513,14 +525,14 @@ static int run_sh(struct comparison *c, const char *what, const char *cmd, int i
 		proc_tick();
 		sleep_ns(10 * 1000 * 1000);
 	}
-	proc_forget(pid);
-	if (kill(-pid, 0) == 0) {
-		if (kept) {
-			*kept = pid;
-			proc_remember(pid);
-		} else {
-			stop_group(pid);
-		}
+	if (!proc_group_alive(pid)) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		proc_forget(pid);
+	} else if (kept) {
+		*kept = pid;	/* its leader a zombie until stop_group() */
+	} else {
+		stop_group(pid);
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		char how[64];
@@ -533,16 +545,8 @@ static int run_sh(struct comparison *c, const char *what, const char *cmd, int i
 
 static int write_file(const char *path, const char *value, char *why, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return whyf(why, len, "cannot open %s: %s", path, strerror(errno));
-	if (write_all(fd, value, strlen(value)) || close(fd)) {
-		int e = errno;
-
-		close(fd);
-		return whyf(why, len, "cannot write '%s' to %s: %s", value, path, strerror(e));
-	}
+	if (write_small(path, value))
+		return whyf(why, len, "cannot write '%s' to %s: %s", value, path, strerror(errno));
 	return 0;
 }
 
@@ -874,8 +878,8 @@ int compare_select(struct store *st, const char *id, char ***labels, size_t *n,
 			continue;
 		if (record_get_i64(&st->envs[e], "compare_index", &i))
 			i = (int64_t)nl;
-		*labels = xrealloc(*labels, (nl + 1) * sizeof(**labels));
-		index = xrealloc(index, (nl + 1) * sizeof(*index));
+		*labels = xreallocarray(*labels, nl + 1, sizeof(**labels));
+		index = xreallocarray(index, nl + 1, sizeof(*index));
 		/* in the order of the configurations */
 		size_t at = nl;
 

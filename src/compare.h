@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* compare.h - contest compare: configurations, their order, and switching
  * the machine between them. */
 #ifndef CONTEST_COMPARE_H
@@ -31,7 +32,8 @@ struct cmp_config {
 	const char *where;           /* FILE:LINE of its section, or "--vary" */
 	int has_nice, load_nice;     /* --vary load-nice: the loads' nice */
 	int load_session;            /* the loads' session: 0, 1, or -1 (the option's) */
-	pid_t kept;                  /* the process group its setup left running, or 0 */
+	pid_t kept;                  /* the process group its setup left running (its
+	                                leader a zombie till stopped: the id stays its), or 0 */
 	int enable_seq;              /* sched_ext: the kernel's count once it was set up */
 };
 

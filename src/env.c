@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* env.c - the environment record: what a session was measured on. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* env.h - the environment record: what a session was measured on. */
 #ifndef CONTEST_ENV_H
 #define CONTEST_ENV_H

@@ -1,12 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* flush.c - empty the page cache before a timed run. */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "flush.h"
 #include "fsutil.h"
+#include "util.h"
 
 static int drop_file(int fd, void *arg)
 {
@@ -28,20 +31,16 @@ const char *flush_scope(const char *method)
 					  : method;
 }
 
-const char *flush_caches(const char *const dirs[])
+const char *flush_caches(const char *const dirs[], char *why, size_t len)
 {
-	int fd;
-
 	sync();
-	fd = open(DROP_CACHES, O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		int ok = write(fd, "3\n", 2) == 2;
-
-		close(fd);
-		if (ok)
-			return "drop_caches";
-	}
+	if (write_small(DROP_CACHES, "3\n") == 0)
+		return "drop_caches";
 	for (size_t i = 0; dirs[i]; i++)
-		walk_files(dirs[i], drop_file, NULL);
+		if (walk_files(dirs[i], drop_file, NULL)) {
+			whyf(why, len, "cannot flush the caches of %s: %s", dirs[i],
+			     strerror(errno));
+			return NULL;
+		}
 	return "fadvise";
 }

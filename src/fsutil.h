@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsutil.h - file-system helpers: whole writes, small reads, safe removal. */
 #ifndef CONTEST_FSUTIL_H
 #define CONTEST_FSUTIL_H
@@ -9,6 +10,14 @@
 
 /* write() until done; -1 with errno on failure. */
 int write_all(int fd, const void *buf, size_t len);
+/* Write text to the existing file at path (a /proc or /sys knob): open,
+ * write it whole, close.  0, or -1 with errno. */
+int write_small(const char *path, const char *text);
+/* Replace the file at path with len bytes of data, atomically: they are
+ * written to a new file (mkstemp) in path's directory, synced, then renamed
+ * over path, so that a reader sees the old file or the new one whole, and a
+ * symlink planted there is replaced, never followed.  0, or -1 with errno. */
+int replace_file(const char *path, const void *data, size_t len);
 /* Read a small file (from /proc, /sys) into buf, NUL-terminated, trailing
  * newline removed; -1 when it cannot be read. */
 int read_small(const char *path, char *buf, size_t len);
@@ -17,22 +26,45 @@ int read_small(const char *path, char *buf, size_t len);
 int proc_field_u64(const char *path, const char *key, uint64_t *out);
 /* The value in kB of `key` in /proc/meminfo, in bytes; 0 when absent. */
 uint64_t meminfo_bytes(const char *key);
+/* MemTotal and MemAvailable as this process can use them: bounded by the
+ * smallest memory cgroup limit over it (v2 memory.max, v1
+ * memory.limit_in_bytes, its own group's or an ancestor's), and by the room
+ * left under that limit (limit - usage).  0 when /proc/meminfo lacks it. */
+uint64_t mem_total_bytes(void);
+uint64_t mem_available_bytes(void);
 /* Bytes available to unprivileged users on the file system that holds path
  * (or would hold it: a path that does not exist yet is looked up through its
  * nearest existing parent). */
 int fs_free_bytes(const char *path, uint64_t *out);
+/* Whether path (or its nearest existing parent) is on a tmpfs or ramfs: in
+ * memory, gone after a reboot. */
+int fs_in_memory(const char *path);
+/* path from /: the part of it that exists resolved (realpath), the rest
+ * appended as given; the caller frees it. */
+char *fs_absolute(const char *path);
 
 /* Remove path and everything below it, never following a symlink: entries
  * are opened relative to their parent with O_NOFOLLOW, and other mounts are
  * not entered.  Missing path is success.  -1 with errno on failure. */
 int remove_tree(const char *path);
 
-/* Call fn for every regular file below dir (symlinks not followed) with an
- * fd open for reading.  Returns the first nonzero fn result, or -1. */
+/* Call fn for every regular file below dir with an fd open for reading;
+ * symlinks are not followed and other mounts are not entered.  Returns the
+ * first nonzero fn result, or -1 with errno when dir or anything below it
+ * cannot be read (an entry removed meanwhile is skipped). */
 int walk_files(const char *dir, int (*fn)(int fd, void *arg), void *arg);
 
 /* The last `lines` lines of the file at path on f, each indented by four
  * spaces; nothing when it cannot be read. */
 void log_tail(const char *path, int lines, FILE *f);
+
+/* One contest per directory: flock DIR/contest.lock, which names its pid;
+ * what names the directory in messages ("results directory").  The lock
+ * dies with its holder and every process that shares the fd (the
+ * guardian); a pid left in the file by a dead contest is reported and
+ * replaced.  The fd, or -1 after saying why. */
+int lock_dir(const char *dir, const char *what);
+/* Give the lock up (fd -1 after): the file is removed while still held. */
+void unlock_dir(const char *dir, int *fd);
 
 #endif

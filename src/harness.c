@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* harness.c - one timed run: flush, start the load, time the workload, stop.
  *
  * Load processes are forked here, share one process group, get
@@ -8,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "flush.h"
@@ -25,6 +26,7 @@
 #include "harness.h"
 #include "probe.h"
 #include "proc.h"
+#include "taskstats.h"
 #include "util.h"
 
 /* The part of a load process the harness and the process share. */
@@ -38,7 +40,7 @@ struct proc_state {
 	int reaped;
 	int status;
 	struct rusage ru;
-	int64_t user0_ns, sys0_ns; /* CPU at loadset_mark() */
+	int64_t cpu0_ns;	   /* CPU at loadset_mark(), -1 when unreadable */
 	struct load_io io0;	   /* I/O at loadset_mark(), -1 when unreadable */
 };
 
@@ -110,18 +112,6 @@ void load_param(struct record *r, const char *name, uint64_t value)
 	record_setf(r, name, "%llu", (unsigned long long)value);
 }
 
-static void write_small(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		if (write(fd, text, strlen(text)) < 0) {
-			/* not fatal: the kernel may not allow it */
-		}
-		close(fd);
-	}
-}
-
 static void child_main(struct loadset *ls, unsigned idx, int ready_fd)
 {
 	struct sigaction sa;
@@ -132,7 +122,8 @@ static void child_main(struct loadset *ls, unsigned idx, int ready_fd)
 	sa.sa_handler = on_term;	/* no SA_RESTART: blocking calls return EINTR */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
-	write_small("/proc/self/oom_score_adj", "1000");
+	/* not fatal: the kernel may not allow it */
+	(void)!write_small("/proc/self/oom_score_adj", "1000");
 	if (ls->h->load_nice) {
 		setpriority(PRIO_PROCESS, 0, ls->h->load_nice);
 	}
@@ -179,11 +170,10 @@ static int wait_ready(struct loadset *ls, int fd, char *why, size_t len)
 	unsigned ready = 0;
 
 	while (ready < ls->n) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		char buf[64];
-		int r = poll(&pfd, 1, 100);
+		int r = proc_wait_fd(fd, NS_PER_SEC / 10);
 
-		if (proc_interrupted()) {
+		if (r < 0) {
 			snprintf(why, len, "interrupted");
 			return -1;
 		}
@@ -271,6 +261,11 @@ static int fork_in_session(struct loadset *ls, const int ready[2], char *why, si
 
 			if (sib < 0)
 				sib = -errno;
+#ifdef CONTEST_TEST_HOOKS
+			/* tests: process 0 dies with a sibling started, its pid unsent */
+			if (sib > 0 && getenv("CONTEST_HOOK_SESSION_DIES"))
+				_exit(1);
+#endif
 			if (write_all(pfd[1], &sib, sizeof(sib)) || sib < 0)
 				_exit(1);
 		}
@@ -307,7 +302,13 @@ static int fork_in_session(struct loadset *ls, const int ready[2], char *why, si
 	close(pfd[0]);
 	if (!err)
 		return 0;
-	kill(-pid, SIGKILL);	/* siblings whose pid never came back, too */
+	/* siblings whose pid never came back too: every process of the
+	 * session is contest's child, killed and reaped here */
+	kill(-pid, SIGKILL);
+	while (waitpid(-pid, NULL, 0) > 0 || errno == EINTR)
+		;
+	for (unsigned i = 0; i < ls->n; i++)
+		ls->ps[i].reaped = ls->ps[i].pid > 0;
 	return whyf(why, len, "starting %s in a session of its own: %s", ls->c->ops->name,
 		    err > 0 ? strerror(err) : "its first process died");
 }
@@ -321,6 +322,8 @@ struct loadset *loadset_start(struct harness *h, struct load_ctx *c, char *why, 
 	ls->c = c;
 	ls->n = c->nprocs ? c->nprocs : 1;
 	ls->ps = xcalloc(ls->n, sizeof(*ls->ps));
+	for (unsigned i = 0; i < ls->n; i++)
+		ls->ps[i].cpu0_ns = -1;	/* until loadset_mark() */
 	ls->shm = mmap(NULL, ls->n * sizeof(*ls->shm), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ls->shm == MAP_FAILED) {
@@ -338,13 +341,14 @@ struct loadset *loadset_start(struct harness *h, struct load_ctx *c, char *why, 
 			      fork_in_group(ls, pfd, why, len)) {
 		close(pfd[0]);
 		close(pfd[1]);
-		loadset_stop(ls, NULL, NULL, NULL, 0);
+		loadset_stop(ls, NULL, 0);
 		return NULL;
 	}
 	close(pfd[1]);
+	test_hook("spawn");
 	if (wait_ready(ls, pfd[0], why, len)) {
 		close(pfd[0]);
-		loadset_stop(ls, NULL, NULL, NULL, 0);
+		loadset_stop(ls, NULL, 0);
 		return NULL;
 	}
 	close(pfd[0]);
@@ -365,25 +369,17 @@ double loadset_work(const struct loadset *ls)
 	return sum;
 }
 
-/* utime and stime of a live process, from /proc/PID/stat. */
-static void proc_cpu(pid_t pid, int64_t *user_ns, int64_t *sys_ns)
+/* The CPU time (user + system, every thread) of a live process, in ns,
+ * from its CPU-time clock: the scheduler's own count, read the same way at
+ * both ends of a window.  -1 when it cannot be read (the process is gone). */
+static int64_t proc_cpu_ns(pid_t pid)
 {
-	static long hz;
-	char path[64], buf[1024], *p;
-	unsigned long long ut = 0, st = 0;
+	struct timespec ts;
+	clockid_t clk;
 
-	if (!hz)
-		hz = sysconf(_SC_CLK_TCK);
-	*user_ns = *sys_ns = 0;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) || !(p = strrchr(buf, ')')))
-		return;
-	/* after ") ": state is field 3, utime 14, stime 15 */
-	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-		   &ut, &st) == 2) {
-		*user_ns = (int64_t)(ut * (NS_PER_SEC / hz));
-		*sys_ns = (int64_t)(st * (NS_PER_SEC / hz));
-	}
+	if (clock_getcpuclockid(pid, &clk) || clock_gettime(clk, &ts))
+		return -1;
+	return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
 }
 
 /* The I/O counters of a live process, from /proc/PID/io: 0, or -1 when
@@ -420,9 +416,9 @@ void loadset_mark(struct loadset *ls)
 	for (unsigned i = 0; i < ls->n; i++) {
 		struct proc_state *p = &ls->ps[i];
 
+		p->cpu0_ns = p->reaped ? -1 : proc_cpu_ns(p->pid);
 		if (p->reaped)
 			continue;
-		proc_cpu(p->pid, &p->user0_ns, &p->sys0_ns);
 		if (proc_io(p->pid, &p->io0))
 			p->io0.rchar = -1;
 	}
@@ -455,18 +451,17 @@ int64_t loadset_cpu_ns(const struct loadset *ls)
 	int64_t sum = 0;
 
 	for (unsigned i = 0; i < ls->n; i++) {
-		int64_t u, s;
+		const struct proc_state *p = &ls->ps[i];
+		int64_t now = p->reaped ? -1 : proc_cpu_ns(p->pid);
 
-		if (ls->ps[i].reaped)
-			continue;
-		proc_cpu(ls->ps[i].pid, &u, &s);
-		sum += u + s;
+		if (p->cpu0_ns < 0 || now < p->cpu0_ns)
+			return -1;
+		sum += now - p->cpu0_ns;
 	}
 	return sum;
 }
 
-int loadset_stop(struct loadset *ls, int64_t *user_ns, int64_t *sys_ns,
-		 char *why, size_t len)
+int loadset_stop(struct loadset *ls, char *why, size_t len)
 {
 	int64_t deadline = mono_ns() + ls->h->grace_ns;
 	int ret = 0;
@@ -506,10 +501,6 @@ int loadset_stop(struct loadset *ls, int64_t *user_ns, int64_t *sys_ns,
 
 		if (p->pid <= 0)
 			continue;
-		if (user_ns)
-			*user_ns += timeval_ns(&p->ru.ru_utime) - p->user0_ns;
-		if (sys_ns)
-			*sys_ns += timeval_ns(&p->ru.ru_stime) - p->sys0_ns;
 		if (!ret && why && (ls->shm[i].why[0] ||
 		    (WIFEXITED(p->status) && WEXITSTATUS(p->status)))) {
 			describe_death(ls, i, why, len);
@@ -518,6 +509,17 @@ int loadset_stop(struct loadset *ls, int64_t *user_ns, int64_t *sys_ns,
 	}
 	loadset_free(ls);
 	return ret;
+}
+
+pid_t *loadset_pids(const struct loadset *ls, size_t *n)
+{
+	pid_t *pids = xcalloc(ls->n + 1, sizeof(*pids));
+
+	*n = 0;
+	for (unsigned i = 0; i < ls->n; i++)
+		if (ls->ps[i].pid > 0)
+			pids[(*n)++] = ls->ps[i].pid;
+	return pids;
 }
 
 /* ---- the whole machine over a run ------------------------------------------
@@ -599,32 +601,56 @@ static void invalid(struct run *run, const char *fmt, ...)
 	run->reason = xstrdup(buf);
 }
 
-static void probe_started(void *pr)
+/* What the build's Time covers opens when its clock starts (after the log
+ * is opened, which can take a while): the load's work, CPU and I/O, and
+ * the probe's window. */
+struct window {
+	struct loadset *ls;
+	struct probe *pr;
+	double w0;	/* the load's work then */
+};
+
+static void window_open(void *arg)
 {
-	probe_begin(pr);
+	struct window *w = arg;
+
+	if (w->ls) {
+		loadset_mark(w->ls);
+		w->w0 = loadset_work(w->ls);
+	}
+	if (w->pr)
+		probe_begin(w->pr);
 }
 
 static int timed_build(struct harness *h, struct loadset *ls, struct probe *pr,
 		       struct run *run)
 {
+	struct window win = { ls, pr, 0 };
 	struct sysfig s0, s1;
+	struct delays *dl;
 	struct build b;
 	char why[512];
-	double w0 = 0;
+	pid_t *pids = NULL;
+	size_t npids = 0;
 	int rc;
 
-	if (ls) {
-		loadset_mark(ls);
-		w0 = loadset_work(ls);
-	}
+	if (ls)
+		pids = loadset_pids(ls, &npids);
+	dl = delays_open(pids, npids, 1);
+	free(pids);
 	sysfig_sample(&s0);
-	phase(h, "compiling", ls, w0);
-	/* the probe's window is the build's Time: it opens when that clock
-	 * starts (after the log is opened, which can take a while) */
-	rc = workload_run_timed(h->wl, h->wl->build, &b, pr ? probe_started : NULL, pr,
-				why, sizeof(why));
+	phase(h, "compiling", ls, ls ? loadset_work(ls) : 0);
+	test_hook("build");
+	delays_enter(dl);
+	rc = workload_run_timed(h->wl, h->wl->build, &b, window_open, &win, why, sizeof(why));
+	if (ls && !rc) {	/* and closes when the build ends */
+		run->load_cpu_ns = loadset_cpu_ns(ls);
+		run->work = loadset_work(ls) - win.w0;
+		loadset_io(ls, &run->io);
+	}
 	if (pr)
 		probe_end(pr);
+	delays_close(dl, b.pid, run);
 	if (rc) {
 		if (proc_interrupted())
 			return -1;
@@ -647,10 +673,6 @@ static int timed_build(struct harness *h, struct loadset *ls, struct probe *pr,
 	run->user_ns = b.user_ns;
 	run->sys_ns = b.sys_ns;
 	run->build_majflt = b.majflt;
-	if (ls) {
-		run->work = loadset_work(ls) - w0;
-		loadset_io(ls, &run->io);	/* with the work, before the stop */
-	}
 	return 0;
 }
 
@@ -667,7 +689,10 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 	run->load_session = h->load_session;
 	run->flush = xstrdup("none");
 	run_sysfig_absent(run);
+	if (!c)
+		run->load_cpu_ns = 0;	/* no load: none, exactly */
 	phase(h, "cleaning", NULL, 0);
+	test_hook("clean");
 	if (workload_run(h->wl, h->wl->clean, &b, why, sizeof(why)) ||
 	    !WIFEXITED(b.status) || WEXITSTATUS(b.status)) {
 		if (proc_interrupted())
@@ -677,18 +702,37 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 		workload_show_failure(h->wl, 20, stderr);
 		return 0;
 	}
+	if (proc_interrupted())
+		return -1;
 	if (c && c->ops->setup)
 		phase(h, "setting up the load", NULL, 0);
 	if (c && c->ops->setup && c->ops->setup(c, why, sizeof(why))) {
-		invalid(run, "%s setup: %s", c->ops->name, why);
+		if (proc_interrupted())
+			ret = -1;
+		else
+			invalid(run, "%s setup: %s", c->ops->name, why);
 		goto cleanup;
 	}
 	if (c && c->ops->params)
 		c->ops->params(c, &run->params);
-	if (!rt->cacherun) {
+	if (!rt->cacherun && !proc_interrupted()) {
+		const char *how;
+
 		phase(h, "flushing caches", NULL, 0);
+		test_hook("flush");
+		how = flush_caches(h->flush_dirs, why, sizeof(why));
+		if (!how) {
+			invalid(run, "%s", why);
+			goto cleanup;
+		}
 		free(run->flush);
-		run->flush = xstrdup(flush_caches(h->flush_dirs));
+		run->flush = xstrdup(how);
+	}
+	/* a stop during a step that cannot be cut short (the setup, the
+	 * sync) is seen as soon as it ends */
+	if (proc_interrupted()) {
+		ret = -1;
+		goto cleanup;
 	}
 	if (c) {
 		phase(h, "starting the load", NULL, 0);
@@ -702,11 +746,14 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 			goto cleanup;
 		}
 		phase(h, "lead time", NULL, 0);
+		test_hook("lead");
 		for (int64_t end = mono_ns() + h->lead_ns; mono_ns() < end;) {
-			if (proc_interrupted() || loadset_check(ls, why, sizeof(why)))
+			if (loadset_check(ls, why, sizeof(why)))
 				break;
 			proc_tick();
-			sleep_ns(end - mono_ns() < 100000000 ? end - mono_ns() : 100000000);
+			if (proc_pause(end - mono_ns() < NS_PER_SEC / 10 ? end - mono_ns() :
+				       NS_PER_SEC / 10))
+				break;
 		}
 		if (proc_interrupted()) {
 			ret = -1;
@@ -719,7 +766,7 @@ int harness_run(struct harness *h, const struct runtype *rt, struct load_ctx *c,
 	}
 	if (h->probe_cal > 0) {
 		phase(h, "starting the probe", NULL, 0);
-		pr = probe_start(h, h->probe_cal, why, sizeof(why));
+		pr = probe_start(h, h->probe_profile, h->probe_cal, why, sizeof(why));
 		if (!pr) {
 			if (proc_interrupted())
 				ret = -1;
@@ -740,17 +787,16 @@ stop:
 	if (pr) {
 		run->probe = xcalloc(PROBE_TASKS, sizeof(*run->probe));
 		run->probe_cal = h->probe_cal;
+		run->probe_profile = h->probe_profile;
+		memcpy(run->probe_work_ns, probe_profiles[h->probe_profile].work_ns,
+		       sizeof(run->probe_work_ns));
 		if (probe_stop(pr, run->probe, &run->probe_cpu_ns, why, sizeof(why)))
 			invalid(run, "%s", why);
 	}
 	if (ls) {
 		phase(h, "stopping the load", NULL, 0);
-		if (loadset_stop(ls, &run->load_user_ns, &run->load_sys_ns, why, sizeof(why)))
+		if (loadset_stop(ls, why, sizeof(why)))
 			invalid(run, "%s", why);
-		if (run->load_user_ns < 0)
-			run->load_user_ns = 0;
-		if (run->load_sys_ns < 0)
-			run->load_sys_ns = 0;
 		if (run->valid && run->work <= 0)
 			invalid(run, "%s did no work during the timed run", c->ops->name);
 	}

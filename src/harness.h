@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* harness.h - one timed run: flush, start the load, time the workload, stop. */
 #ifndef CONTEST_HARNESS_H
 #define CONTEST_HARNESS_H
@@ -22,6 +23,7 @@ struct harness {
 	int load_session;              /* loads in a session of their own */
 	double probe_cal;              /* > 0: the latency probe beside every timed
 					* build, with this calibration (probe.h) */
+	int probe_profile;             /* and this profile (enum probe_profile_id) */
 	/* Told what a run does now, for the progress line, or NULL: the
 	 * phase, and while the build is timed under a load, the loads and
 	 * their work when it started (else NULL and 0). */
@@ -36,17 +38,19 @@ struct harness {
 struct loadset *loadset_start(struct harness *h, struct load_ctx *c, char *why, size_t len);
 /* Work units completed so far, all processes together. */
 double loadset_work(const struct loadset *ls);
-/* CPU time (user + system) used so far by all processes, from /proc. */
+/* CPU time (user + system) of all processes since loadset_mark(), in ns,
+ * from their CPU-time clocks; -1 when a process's cannot be read (it died).
+ * Call it when the window ends: a process's teardown is not the load's. */
 int64_t loadset_cpu_ns(const struct loadset *ls);
+/* The processes' pids (allocated), their number in *n. */
+pid_t *loadset_pids(const struct loadset *ls, size_t *n);
 /* 0 while every process lives; else -1 with what happened in why. */
 int loadset_check(struct loadset *ls, char *why, size_t len);
-/* Stop (SIGTERM, grace, SIGKILL), reap with wait4 and free.  Adds the
- * processes' user and system time since loadset_mark() to *user_ns and
- * *sys_ns.  Returns 0, or -1 with why when a process failed. */
-int loadset_stop(struct loadset *ls, int64_t *user_ns, int64_t *sys_ns,
-		 char *why, size_t len);
-/* Start counting CPU and I/O from now (per process, from /proc/PID/stat
- * and /proc/PID/io). */
+/* Stop (SIGTERM, grace, SIGKILL), reap with wait4 and free.  Returns 0,
+ * or -1 with why when a process failed. */
+int loadset_stop(struct loadset *ls, char *why, size_t len);
+/* Start counting CPU and I/O from now (per process, from its CPU-time
+ * clock and /proc/PID/io). */
 void loadset_mark(struct loadset *ls);
 /* The I/O of all processes since loadset_mark(), from /proc/PID/io of the
  * live processes (a reaped child's counters are not reliably folded into

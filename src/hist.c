@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hist.c - a fixed-size log-linear latency histogram (HDR style).
  *
  * The index of a value is its power of two (the octave) and its next

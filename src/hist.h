@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hist.h - a fixed-size log-linear latency histogram (HDR style), 1 us to 10 s. */
 #ifndef CONTEST_HIST_H
 #define CONTEST_HIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* load.h - the contract between the harness and one background load. */
 #ifndef CONTEST_LOAD_H
 #define CONTEST_LOAD_H
@@ -27,6 +28,7 @@ struct load_env {
 	unsigned procs;
 	unsigned chunks;
 	uint64_t chunk_size;
+	int io_sync;            /* --io-sync: io, ctar and xtar get each unit to the device */
 };
 
 /* One load within one suite.  The harness owns it; a load keeps its own
@@ -49,7 +51,9 @@ struct load_ctx {
 enum {
 	LOAD_TEST_ONLY = 1 << 0,  /* for the test suite: never in the default suite */
 	LOAD_NEEDS_OTHER = 1 << 1, /* needs -o DIR */
-	LOAD_WORK_DISK = 1 << 2    /* keeps c->size bytes in the work directory */
+	LOAD_WORK_DISK = 1 << 2,   /* keeps c->size bytes in the work directory */
+	LOAD_IO_SYNC = 1 << 3,     /* syncs each unit with --io-sync (env->io_sync) */
+	LOAD_SLOW_CHECK = 1 << 4   /* check() walks a tree: contest list runs it on --count */
 };
 
 /* A load.  Only `run` is required.  Everything but run() happens in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c - contest: the command table and the small commands. */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 #include "runtype.h"
 #include "store.h"
 #include "suite.h"
+#include "taskstats.h"
 #include "util.h"
 
 static int cmd_run(struct config *cfg)
@@ -27,7 +29,9 @@ static struct report_opts report_opts_of(const struct config *cfg)
 		.baseline = cfg->baseline, .pool_noload = cfg->pool_noload,
 		.labels = cfg->args, .nlabels = (size_t)cfg->nargs,
 		.stats = cfg->stats, .columns = cfg->columns, .alpha = cfg->alpha,
-		.latency = cfg->latency,
+		.latency = cfg->latency, .no_latency = cfg->no_latency, .delays = cfg->delays,
+		.header = cfg->header,
+		.types = cfg->types,
 	};
 
 	if (cfg->format)
@@ -186,24 +190,41 @@ static void describe_load(const struct load_env *e, const struct load_ops *ops,
 	suite_load_ctx_free(c);
 }
 
+/* The run types shown to users, the columns as wide as their longest
+ * cell; a size that takes a walk of a file system only with --count. */
 static int cmd_list(struct config *cfg)
 {
 	struct load_env e;
+	int w = (int)strlen("Run type"), u = (int)strlen("One unit of Loads");
 
 	if (cfg->nargs)
 		return usage_error("list takes no arguments");
 	suite_load_env(cfg, cfg->work_dir, &e);
-	printf("%-13s %-22s %s\n", "Run type", "One unit of Loads", "What runs beside the workload");
+	for (size_t i = 0; i < runtype_count(); i++) {
+		const struct runtype *rt = runtype_at(i);
+
+		if (runtype_listed(rt) && (int)strlen(rt->name) > w)
+			w = (int)strlen(rt->name);
+		if (runtype_listed(rt) && (int)strlen(rt->unit) > u)
+			u = (int)strlen(rt->unit);
+	}
+	printf("%-*s %-*s %s\n", w, "Run type", u, "One unit of Loads",
+	       "What runs beside the workload");
 	for (size_t i = 0; i < runtype_count(); i++) {
 		const struct runtype *rt = runtype_at(i);
 		char here[512] = "";
 
-		printf("%-13s %-22s %s%s\n", rt->name, rt->unit, rt->summary,
+		if (!runtype_listed(rt))
+			continue;
+		printf("%-*s %-*s %s%s\n", w, rt->name, u, rt->unit, rt->summary,
 		       runtype_default(rt) ? "" : " (not in the default suite)");
-		if (rt->load)
+		if (rt->load && (cfg->count || !(rt->load->flags & LOAD_SLOW_CHECK)))
 			describe_load(&e, rt->load, here, sizeof(here));
+		else if (rt->load)
+			snprintf(here, sizeof(here), "size not counted: walks %s (--count)",
+				 cfg->list_root);
 		if (here[0])
-			printf("%-13s %-22s here: %s\n", "", "", here);
+			printf("%-*s %-*s here: %s\n", w, "", u, "", here);
 	}
 	printf("\nWorkloads (-w):\n"
 	       "  builtin      a generated C source tree, built with make -j(4 x CPUs)\n"
@@ -251,7 +272,7 @@ static const struct command commands[] = {
 	  "copy the records of results directories into DEST, each once, checked" },
 	{ "load", CMD_LOAD, cmd_load, "NAME [-t SECONDS] [options]",
 	  "run one load alone, with no workload; print its rate and CPU%" },
-	{ "list", CMD_LIST, cmd_list, "[load options]",
+	{ "list", CMD_LIST, cmd_list, "[--count] [load options]",
 	  "list run types, their Loads units, sizes here, and workloads" },
 	{ "env", CMD_ENV, cmd_env, "[--work-dir DIR]",
 	  "print the environment a run here would record" },
@@ -266,6 +287,8 @@ int main(int argc, char **argv)
 	if (rc == -1)
 		rc = 0;
 	else if (rc == 0) {
+		if (cfg.no_delays)
+			delays_off("not collected (--no-delays)");
 		for (const struct command *c = commands; c->name; c++)
 			if (c->id == cfg.cmd)
 				rc = c->fn(&cfg);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plot.c - the chart: the Ratio of every run type as a self-contained SVG.
  *
  * Hand-written SVG 1.1, no script, no external font or style: it opens in a
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "plot.h"
 #include "probe.h"
 #include "util.h"
@@ -121,6 +123,7 @@ struct bar_value {
 	int runs;		/* 0: no bar, nor a '-' */
 	double v, lo, hi;	/* v NaN: runs but no value ('-') */
 	int sig;
+	int sig_loads;		/* the Loads differ too (Ratio bars only) */
 	const char *attr;
 	char title[160];
 };
@@ -147,7 +150,7 @@ static void bar(FILE *f, const struct report *r, const struct frame *fr, size_t 
 	fprintf(f, "\" data-%s=\"%.4f\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
 		"fill=\"%s\"%s><title>", b->attr, b->v, x, y, BAR_W, fr->y0 + PLOT_H - y,
 		palette[g % ARRAY_SIZE(palette)],
-		b->sig ? " stroke=\"black\" stroke-width=\"1.5\"" : "");
+		b->sig || b->sig_loads ? " stroke=\"black\" stroke-width=\"1.5\"" : "");
 	xml_str(f, row->name);
 	fputc(' ', f);
 	xml_str(f, r->types[t]);
@@ -163,6 +166,10 @@ static void bar(FILE *f, const struct report *r, const struct frame *fr, size_t 
 		fprintf(f, "<text class=\"sig\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 			"font-size=\"16\" font-weight=\"bold\">*</text>\n", mid,
 			y_of(fr, isnan(b->hi) ? b->v : fmax(b->v, b->hi)) - 4);
+	if (b->sig_loads)	/* above the '*' where there is one */
+		fprintf(f, "<text class=\"sig-loads\" x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"middle\" font-size=\"12\" font-weight=\"bold\">L</text>\n",
+			mid, y_of(fr, isnan(b->hi) ? b->v : fmax(b->v, b->hi)) - 4 - 14 * b->sig);
 }
 
 /* The Ratio bar of row g in run type t. */
@@ -176,14 +183,16 @@ static void ratio_bar(const struct report *r, size_t g, size_t t, struct bar_val
 	b->lo = c->ratio_lo;
 	b->hi = c->ratio_hi;
 	b->sig = c->t_time.significant;
+	b->sig_loads = c->t_loads.significant;
 	b->attr = "ratio";
 	n += (size_t)snprintf(b->title, sizeof(b->title), "Ratio %.2f", c->ratio);
 	if (!isnan(c->ratio_lo) && n < sizeof(b->title))
 		n += (size_t)snprintf(b->title + n, sizeof(b->title) - n,
 				      " (95%% interval %.2f to %.2f)", c->ratio_lo, c->ratio_hi);
 	if (n < sizeof(b->title))
-		snprintf(b->title + n, sizeof(b->title) - n, ", %zu run%s%s", c->n,
-			 c->n == 1 ? "" : "s", c->t_time.significant ? ", Time differs significantly" : "");
+		snprintf(b->title + n, sizeof(b->title) - n, ", %zu run%s%s%s", c->n,
+			 c->n == 1 ? "" : "s", c->t_time.significant ? ", Time differs significantly" : "",
+			 c->t_loads.significant ? ", Loads differ significantly" : "");
 }
 
 /* The rows' keys from y on (only those with the probe: probe_only); where
@@ -207,15 +216,24 @@ static int legend_rows(FILE *f, const struct report *r, int y, int probe_only)
 	return y;
 }
 
-/* "* and outline: WHAT differs from BASE's" and the test, two lines at y. */
+/* "* and outline: WHAT differs from BASE's" (and "L": the Loads, where
+ * loads is set) and the test, two lines at y; where no test was made
+ * (untested: why), that none was and why. */
 static void legend_test(FILE *f, const struct report *r, int y, const char *what,
-			const char *test, int sig)
+			const char *test, int sig, int loads, const char *untested)
 {
+	if (untested) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\">No significance test against ", LEFT, y + 11);
+		xml_str(f, r->test_base);
+		fprintf(f, ": %s</text>\n", untested);
+		return;
+	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\">* and outline: %s differs from ", LEFT, y + 11, what);
 	xml_str(f, r->test_base);
-	fprintf(f, "'s%s</text>\n<text x=\"%d\" y=\"%d\">(%s, p "
+	fprintf(f, "'s%s%s</text>\n<text x=\"%d\" y=\"%d\">(%s, p "
 		"Holm-adjusted across run types below alpha %g)</text>\n",
-		sig ? "" : " (none does)", LEFT + 10, y + LINE + 11, test, r->alpha);
+		loads ? "; L and outline: Loads differ" : "", sig ? "" : " (none does)",
+		LEFT + 10, y + LINE + 11, test, r->alpha);
 }
 
 static void legend(FILE *f, const struct report *r)
@@ -224,7 +242,8 @@ static void legend(FILE *f, const struct report *r)
 
 	for (size_t g = 0; g < r->nrows; g++)
 		for (size_t t = 0; t < r->ntypes; t++)
-			sig |= report_cell(r, g, t)->t_time.significant;
+			sig |= report_cell(r, g, t)->t_time.significant |
+			       report_cell(r, g, t)->t_loads.significant;
 	fprintf(f, "<text x=\"%d\" y=\"%d\">Ratio: mean Time / mean noload Time of ", LEFT, y + 11);
 	if (r->ratio_base)
 		xml_str(f, r->ratio_base);
@@ -236,7 +255,8 @@ static void legend(FILE *f, const struct report *r)
 	fputs("; whiskers: 95% interval (Fieller)</text>\n", f);
 	y += LINE;
 	if (r->compared)
-		legend_test(f, r, y, "Time", "Welch's t-test", sig);
+		legend_test(f, r, y, "Time", "Welch's t-test", sig, 1,
+			    r->tests ? NULL : report_untested_why(r));
 }
 
 /* The frame of a chart of the report's run types and rows. */
@@ -345,7 +365,8 @@ int plot_latency_svg(FILE *f, const struct report *r, const struct latency *l)
 		"lowest to highest run's own p99</text>\n", LEFT, y + 11);
 	y += LINE;
 	if (l->compared)
-		legend_test(f, r, y, "p99", "Welch's t-test on log p99s", sig);
+		legend_test(f, r, y, "p99", "Welch's t-test on log p99s", sig, 0,
+			    l->tests ? NULL : latency_untested_why(l));
 	fputs("</svg>\n", f);
 	return ferror(f) ? -1 : 0;
 }
@@ -353,27 +374,18 @@ int plot_latency_svg(FILE *f, const struct report *r, const struct latency *l)
 int plot_write(const char *path, const struct report *r, const struct latency *l, char *why,
 	       size_t len)
 {
-	char *tmp;
+	char *text;
+	size_t n;
 	FILE *f;
 	int bad;
 
 	if (!path || !strcmp(path, "-"))
 		return (l ? plot_latency_svg(stdout, r, l) : plot_svg(stdout, r))
 			       ? whyf(why, len, "writing the chart: %s", strerror(errno)) : 0;
-	tmp = xasprintf("%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f) {
-		whyf(why, len, "cannot create %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	bad = l ? plot_latency_svg(f, r, l) : plot_svg(f, r);
-	if (fclose(f) || bad || rename(tmp, path)) {
-		whyf(why, len, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	f = xopen_memstream(&text, &n);
+	(void)(l ? plot_latency_svg(f, r, l) : plot_svg(f, r));	/* xclose_memstream checks */
+	xclose_memstream(f);
+	bad = replace_file(path, text, n);
+	free(text);
+	return bad ? whyf(why, len, "cannot write %s: %s", path, strerror(errno)) : 0;
 }

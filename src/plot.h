@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plot.h - the charts: the Ratio of every run type, or the probe's p99, as a
  * self-contained SVG. */
 #ifndef CONTEST_PLOT_H
@@ -9,8 +10,9 @@
 
 /* One group of bars per run type, one bar per row (label and
  * configuration) with its Ratio, the 95% interval as whiskers, a '*' over
- * a bar whose Time differs significantly from the baseline's, the axis and
- * a legend.  Every bar is a <rect class="bar"> with data-row, data-type and
+ * a bar whose Time differs significantly from the baseline's and an 'L'
+ * over one whose Loads do (both outlined), the axis and a legend that says
+ * so, or that no test was made and why.  Every bar is a <rect class="bar"> with data-row, data-type and
  * data-ratio attributes.  Returns what fprintf's ferror says: 0 or -1. */
 int plot_svg(FILE *f, const struct report *r);
 

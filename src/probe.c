@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe.c - the latency probe: light periodic tasks beside a run, timed.
  *
  * Each task is a load process to the harness (loadset_start forks it, the
@@ -25,11 +26,51 @@
 
 #define MS INT64_C(1000000)
 
+#define US INT64_C(1000)
+
 const struct probe_task probe_tasks[PROBE_TASKS] = {
-	[PROBE_AUDIO] = { "audio", 5 * MS, 0, 0, 250 * 1000 },
-	[PROBE_VIDEO] = { "video", 16666667, 0, 0, 6666667 },
-	[PROBE_INPUT] = { "input", 0, 10 * MS, 100 * MS, 1 * MS },
+	[PROBE_AUDIO] = { "audio", 5 * MS, 0, 0 },
+	[PROBE_VIDEO] = { "video", 16666667, 0, 0 },
+	[PROBE_INPUT] = { "input", 0, 10 * MS, 100 * MS },
 };
+
+/* light: on by default, so it must cost the build next to nothing (at most
+ * 2 % of one CPU) and still ask what a scheduler decides: how soon a
+ * sleeper that wakes runs, and whether a short piece of work is done
+ * before its next deadline (EEVDF's lag and slices, sched_ext's policies).
+ *	audio 20 us every 5 ms	  200/s x 20 us  = 4.0 ms/s  0.40 %
+ *	video 100 us a frame	   60/s x 100 us = 6.0 ms/s  0.60 %
+ *	input 50 us an event	 18.2/s x 50 us  = 0.9 ms/s  0.09 %
+ * (input's mean period is 55 ms): 1.09 % of one CPU of work.  The ~280
+ * wakeups a second themselves (timer, switch, clock reads) come on top:
+ * with video at 150 us (1.39 % of work) a smoke run of bench/probe.sh on a
+ * busy 2-CPU VM (load average 14) measured 2.0 to 2.3 %, some 25 us a
+ * wakeup, hence 100 us, to stay within 2 % on a loaded machine too.  20 us
+ * is a small mixing step, 100 us composing a frame that was decoded
+ * elsewhere, 50 us handling an event; each is far above the clock's
+ * resolution, so a task that is preempted in its work shows as a miss, not
+ * as noise.
+ *
+ * full: interbench's weights, a desktop that needs the CPU: audio 5 % of
+ * its period, video 40 % of a frame (a player that decodes), input 1 ms:
+ * about 47 % of one CPU, which shows whether such a player keeps up under
+ * a load, and costs the build as much. */
+const struct probe_profile probe_profiles[PROBE_PROFILES] = {
+	[PROBE_NONE] = { "none", { 0, 0, 0 } },
+	[PROBE_LIGHT] = { "light", { 20 * US, 100 * US, 50 * US } },
+	[PROBE_FULL] = { "full", { 250 * US, 6666667, 1 * MS } },
+};
+
+_Static_assert(sizeof(((struct run *)0)->probe_work_ns) == PROBE_TASKS * sizeof(int64_t),
+	       "a run keeps a work figure per probe task");
+
+int probe_profile_parse(const char *name)
+{
+	for (int i = 0; i < PROBE_PROFILES; i++)
+		if (!strcmp(name, probe_profiles[i].name))
+			return i;
+	return -1;
+}
 
 /* The window is [begin, end) on CLOCK_MONOTONIC: a deadline in it counts,
  * whenever the task gets to serve it.  Each task publishes the deadline it
@@ -47,6 +88,8 @@ struct probe {
 	struct loadset *ls;
 	struct probe_shared *shm;
 	double iters_per_us;
+	int64_t cpu_ns;		/* the tasks' CPU over the window, -1: unknown */
+	const struct probe_profile *profile;
 };
 
 /* ---- the work ------------------------------------------------------------ */
@@ -137,7 +180,7 @@ static int probe_run(struct load_ctx *c, unsigned idx)
 	const struct probe_task *t = &probe_tasks[idx];
 	struct probe_stats *st = &p->shm->task[idx];
 	struct sched_param sp = { .sched_priority = 0 };
-	uint64_t iters = (uint64_t)(p->iters_per_us * (double)t->work_ns / 1000.0);
+	uint64_t iters = (uint64_t)(p->iters_per_us * (double)p->profile->work_ns[idx] / 1000.0);
 	uint64_t rng = 0x2545f4914f6cdd1du + idx, x = idx;	/* the same events every run */
 	char name[16];
 	int64_t d, step;
@@ -195,8 +238,8 @@ static const struct load_ops probe_ops = {
 
 /* ---- in the harness ------------------------------------------------------ */
 
-struct probe *probe_start(const struct harness *h, double iters_per_us, char *why,
-			  size_t len)
+struct probe *probe_start(const struct harness *h, enum probe_profile_id profile,
+			  double iters_per_us, char *why, size_t len)
 {
 	struct probe *p = xcalloc(1, sizeof(*p));
 
@@ -205,6 +248,8 @@ struct probe *probe_start(const struct harness *h, double iters_per_us, char *wh
 	p->h.load_session = 0;
 	p->h.phase = NULL;
 	p->iters_per_us = iters_per_us;
+	p->cpu_ns = -1;
+	p->profile = &probe_profiles[profile];
 	p->shm = mmap(NULL, sizeof(*p->shm), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p->shm == MAP_FAILED) {
@@ -238,8 +283,11 @@ void probe_begin(struct probe *p)
 void probe_end(struct probe *p)
 {
 	if (atomic_load(&p->shm->begin_ns) != INT64_MAX &&
-	    atomic_load(&p->shm->end_ns) == INT64_MAX)
+	    atomic_load(&p->shm->end_ns) == INT64_MAX) {
 		atomic_store(&p->shm->end_ns, mono_ns());
+		/* the CPU of the window, not of the catch-up after it */
+		p->cpu_ns = loadset_cpu_ns(p->ls);
+	}
 }
 
 /* Let every task serve (or skip) the window's last deadlines: a task that
@@ -268,17 +316,16 @@ int probe_check(struct probe *p, char *why, size_t len)
 int probe_stop(struct probe *p, struct probe_stats *out, int64_t *cpu_ns, char *why,
 	       size_t len)
 {
-	int64_t user = 0, sys = 0;
 	int ret;
 
 	probe_end(p);
 	catch_up(p);
-	ret = loadset_stop(p->ls, &user, &sys, why, len);
+	ret = loadset_stop(p->ls, why, len);
 	/* every task is reaped: its figures are final */
 	if (out)
 		memcpy(out, p->shm->task, sizeof(p->shm->task));
 	if (cpu_ns)
-		*cpu_ns = user + sys;
+		*cpu_ns = p->cpu_ns;
 	munmap(p->shm, sizeof(*p->shm));
 	free(p);
 	return ret;
@@ -291,7 +338,9 @@ void probe_to_record(const struct run *run, struct record *r)
 	if (!run->probe)
 		return;
 	record_setf(r, "probe_cal", "%.3f", run->probe_cal);
-	record_set_i64(r, "probe_cpu_ns", run->probe_cpu_ns);
+	if (run->probe_cpu_ns >= 0)
+		record_set_i64(r, "probe_cpu_ns", run->probe_cpu_ns);
+	record_set(r, "probe_profile", probe_profiles[run->probe_profile].name);
 	for (unsigned i = 0; i < PROBE_TASKS; i++) {
 		const struct probe_stats *st = &run->probe[i];
 		char key[32], *h = hist_encode(&st->latency);
@@ -303,21 +352,41 @@ void probe_to_record(const struct run *run, struct record *r)
 		record_set_i64(r, key, (int64_t)st->periods);
 		snprintf(key, sizeof(key), "probe_%s_misses", probe_tasks[i].name);
 		record_set_i64(r, key, (int64_t)st->misses);
+		snprintf(key, sizeof(key), "probe_%s_work_ns", probe_tasks[i].name);
+		record_set_i64(r, key, run->probe_work_ns[i]);
 	}
 }
 
 int probe_from_record(const struct record *r, struct run *run, char *why, size_t len)
 {
 	struct probe_stats *st;
+	const char *pname;
+	int64_t work[PROBE_TASKS];
 	double cal;
-	int64_t cpu;
+	int64_t cpu = -1;
+	int profile = PROBE_FULL;	/* before the profiles, the only probe */
 
 	run->probe = NULL;
+	run->probe_profile = PROBE_NONE;
 	if (!record_get(r, "probe_cal"))
 		return 0;
 	if (record_get_double(r, "probe_cal", &cal) || !(cal > 0) || cal > 1e9 ||
-	    record_get_i64(r, "probe_cpu_ns", &cpu) || cpu < 0)
+	    (record_get(r, "probe_cpu_ns") &&
+	     (record_get_i64(r, "probe_cpu_ns", &cpu) || cpu < 0)))
 		return whyf(why, len, "run record with a bad probe_cal or probe_cpu_ns");
+	if ((pname = record_get(r, "probe_profile")) &&
+	    ((profile = probe_profile_parse(pname)) <= PROBE_NONE))
+		return whyf(why, len, "run record with a bad probe_profile");
+	for (unsigned i = 0; i < PROBE_TASKS; i++) {
+		char key[32];
+
+		work[i] = probe_profiles[PROBE_FULL].work_ns[i];
+		snprintf(key, sizeof(key), "probe_%s_work_ns", probe_tasks[i].name);
+		if (!pname)
+			continue;
+		if (record_get_i64(r, key, &work[i]) || work[i] < 0)
+			return whyf(why, len, "run record with a missing or bad %s", key);
+	}
 	st = xcalloc(PROBE_TASKS, sizeof(*st));
 	for (unsigned i = 0; i < PROBE_TASKS; i++) {
 		const char *name = probe_tasks[i].name, *h;
@@ -345,6 +414,8 @@ int probe_from_record(const struct record *r, struct run *run, char *why, size_t
 		st[i].misses = (uint64_t)misses;
 	}
 	run->probe = st;
+	run->probe_profile = profile;
+	memcpy(run->probe_work_ns, work, sizeof(work));
 	run->probe_cal = cal;
 	run->probe_cpu_ns = cpu;
 	return 0;
@@ -355,10 +426,10 @@ static double ms(int64_t ns)
 	return (double)ns / 1e6;
 }
 
-void probe_print(FILE *f, const struct probe_stats *st)
+void probe_print(FILE *f, enum probe_profile_id profile, const struct probe_stats *st)
 {
-	fprintf(f, "%-8s %7s %8s %8s %8s %8s %8s %6s\n", "Task", "Period", "Wakeups", "p50",
-		"p99", "p99.9", "max", "Miss%");
+	fprintf(f, "%-8s %7s %8s %8s %8s %8s %8s %8s %8s %6s\n", "Task", "Period", "Work",
+		"Wakeups", "p50", "p90", "p99", "p99.9", "max", "Miss%");
 	for (unsigned i = 0; i < PROBE_TASKS; i++) {
 		const struct probe_task *t = &probe_tasks[i];
 		const struct hist *h = &st[i].latency;
@@ -368,8 +439,9 @@ void probe_print(FILE *f, const struct probe_stats *st)
 			snprintf(period, sizeof(period), "%.1f", ms(t->period_ns));
 		else
 			snprintf(period, sizeof(period), "%.0f-%.0f", ms(t->min_ns), ms(t->max_ns));
-		fprintf(f, "%-8s %7s %8llu %8.3f %8.3f %8.3f %8.3f %6.1f\n", t->name, period,
-			(unsigned long long)h->count, ms(hist_percentile(h, 50)),
+		fprintf(f, "%-8s %7s %8.3f %8llu %8.3f %8.3f %8.3f %8.3f %8.3f %6.1f\n", t->name,
+			period, ms(probe_profiles[profile].work_ns[i]), (unsigned long long)h->count,
+			ms(hist_percentile(h, 50)), ms(hist_percentile(h, 90)),
 			ms(hist_percentile(h, 99)), ms(hist_percentile(h, 99.9)), ms(h->max),
 			st[i].periods ? (double)st[i].misses / (double)st[i].periods * 100 : 0.0);
 	}

@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* proc.c - child processes: spawn in a process group, signals, stop and reap. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -17,9 +19,14 @@
 
 #include "fsutil.h"
 #include "proc.h"
+#include "share.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop_signal;
+/* The self-pipe of the stop: the handler writes a byte that nobody reads,
+ * so that every wait (proc_wait_fd) polls it and cannot miss a signal that
+ * came between its check of stop_signal and its sleep. */
+static int stop_pipe[2] = { -1, -1 };
 static int guard_fd = -1;	/* contest's end of the pipe to the guardian */
 static pid_t guard_pid;
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
@@ -27,20 +34,39 @@ static void (*tick)(void);	/* called about once a second while waiting */
 
 static void on_signal(int sig)
 {
+	int saved = errno;
+
 	if (!stop_signal)
 		stop_signal = sig;
+	if (stop_pipe[1] >= 0)	/* non-blocking: one byte is all it takes */
+		(void)!write(stop_pipe[1], "", 1);
+	errno = saved;
 }
 
 void proc_catch_signals(void)
 {
 	struct sigaction sa;
 
+	/* without the pipe, waits look at stop_signal every 100 ms instead */
+	if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK))
+		stop_pipe[0] = stop_pipe[1] = -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
 		sigaction(caught[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* In a child: contest's self-pipe is contest's alone (a byte that a child's
+ * handler wrote there would wake contest's waits for no stop). */
+static void close_stop_pipe(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (stop_pipe[i] >= 0)
+			close(stop_pipe[i]);
+		stop_pipe[i] = -1;
+	}
 }
 
 int proc_interrupted(void)
@@ -62,22 +88,22 @@ int64_t timeval_ns(const struct timeval *tv)
  * ignore make's death, and a load must not outlive the benchmark. */
 
 /* What the guardian does after the kills: write VALUE to PATH ("=PATH\tVALUE"),
- * or run CMD by /bin/sh -c ("!CMD"), newest first. */
+ * end the share of the setting PATH held through LOCK ("&LOCK\tPATH",
+ * share.h), or run CMD by /bin/sh -c ("!CMD"), newest first. */
 static void guard_undo(char **undo, size_t n)
 {
 	while (n--) {
 		char *tab = strchr(undo[n], '\t');
 
 		if (undo[n][0] == '=' && tab) {
-			int fd;
-
 			*tab = '\0';
-			fd = open(undo[n] + 1, O_WRONLY | O_CLOEXEC);
-			if (fd >= 0) {
-				/* a failure has nobody left to be told */
-				(void)!write_all(fd, tab + 1, strlen(tab + 1));
-				close(fd);
-			}
+			/* a failure has nobody left to be told */
+			(void)!write_small(undo[n] + 1, tab + 1);
+		} else if (undo[n][0] == '&' && tab) {
+			*tab = '\0';
+			/* contest's lock goes as it exits, perhaps a moment
+			 * after its end of the pipe: 10 tries, 100 ms apart */
+			(void)share_end(-1, undo[n] + 1, tab + 1, 10);
 		} else if (undo[n][0] == '!') {
 			pid_t pid = fork();
 
@@ -111,17 +137,22 @@ static void guard_main(int fd)
 {
 	pid_t *groups = NULL;
 	char **undo = NULL;
-	size_t n = 0, cap = 0, have = 0, nundo = 0;
-	char buf[4096];
+	size_t n = 0, cap = 0, have = 0, nundo = 0, size = 4096;
+	char *buf = malloc(size);
 
 	setpgid(0, 0);	/* out of the terminal's reach: a Ctrl-C is contest's to handle */
 	prctl(PR_SET_NAME, "contest-guard");
 	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
 		signal(caught[i], SIG_IGN);
 	for (;;) {
-		ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
+		ssize_t r;
 		char *line, *nl;
 
+		if (buf && have + 1 == size)	/* a line longer than the buffer */
+			buf = realloc(buf, size *= 2);
+		if (!buf)
+			_exit(1);
+		r = read(fd, buf + have, size - 1 - have);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -143,7 +174,7 @@ static void guard_main(int fd)
 				for (size_t i = 0; i < n; i++)
 					if (groups[i] == pg)
 						groups[i--] = groups[--n];
-			} else if (line[0] == '=' || line[0] == '!') {
+			} else if (line[0] == '=' || line[0] == '&' || line[0] == '!') {
 				*nl = '\0';
 				undo = realloc(undo, (nundo + 1) * sizeof(*undo));
 				if (!undo || !(undo[nundo] = strdup(line)))
@@ -157,6 +188,7 @@ static void guard_main(int fd)
 		have -= (size_t)(line - buf);
 		memmove(buf, line, have);
 	}
+	free(buf);
 	for (size_t i = 0; i < n; i++)
 		kill(-groups[i], SIGKILL);
 	free(groups);
@@ -193,6 +225,7 @@ int proc_guard_start(void)
 	}
 	if (guard_pid == 0) {
 		close(pfd[1]);
+		close_stop_pipe();
 		guard_main(pfd[0]);
 	}
 	close(pfd[0]);
@@ -215,15 +248,11 @@ void proc_forget(pid_t pgid)
 	guard_tell('-', pgid);
 }
 
-void proc_remember(pid_t pgid)
+/* One undo line to the guardian, "KIND A\tB\n" ("KIND A\n" when b is
+ * NULL) in one write; its kind '~' when not add: it takes the line back. */
+static void guard_undo_line(char kind, const char *a, const char *b, int add)
 {
-	guard_tell('+', pgid);
-}
-
-/* One undo line to the guardian: "KIND TEXT\n" in one write. */
-static void guard_undo_line(char kind, const char *text)
-{
-	char *line = xasprintf("%c%s\n", kind, text);
+	char *line = xasprintf("%c%s%s%s\n", add ? kind : '~', a, b ? "\t" : "", b ? b : "");
 
 	if (guard_fd >= 0)	/* a guardian gone cannot be told */
 		(void)!write_all(guard_fd, line, strlen(line));
@@ -232,18 +261,17 @@ static void guard_undo_line(char kind, const char *text)
 
 void proc_guard_write(const char *path, const char *value, int add)
 {
-	char *text = xasprintf("=%s\t%s", path, value);
+	guard_undo_line('=', path, value, add);
+}
 
-	guard_undo_line(add ? text[0] : '~', text + 1);
-	free(text);
+void proc_guard_share(const char *lock, const char *path, int add)
+{
+	guard_undo_line('&', lock, path, add);
 }
 
 void proc_guard_run(const char *cmd, int add)
 {
-	char *text = xasprintf("!%s", cmd);
-
-	guard_undo_line(add ? text[0] : '~', text + 1);
-	free(text);
+	guard_undo_line('!', cmd, NULL, add);
 }
 
 /* Fork a child in process group pgid (0: a group of its own), or in a
@@ -266,6 +294,7 @@ static pid_t fork_child(pid_t pgid, int session)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (guard_fd >= 0)
 			close(guard_fd);	/* the guardian must see EOF when contest dies */
+		close_stop_pipe();
 		if (getppid() != parent)
 			_exit(1);	/* the parent died before prctl */
 		memset(&sa, 0, sizeof(sa));
@@ -391,49 +420,76 @@ void proc_tick(void)
 		tick();
 }
 
-/* Until pid exits: with a tick, poll a pidfd of it (Linux 5.3) for a
- * second at a time and call the tick in between.  0 when pid may have
- * exited (or nothing to wait with: wait4 then waits), -1 when a stop
- * signal arrived. */
-static int wait_exit(pid_t pid)
+int proc_wait_fd(int fd, int64_t ns)
 {
-	struct pollfd pfd = { .events = POLLIN };
-	int r;
+	int64_t end = ns >= 0 ? mono_ns() + ns : INT64_MAX;
 
-	if (!tick)
-		return 0;
-#ifdef SYS_pidfd_open
-	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	pfd.fd = -1;
-	(void)pid;
-#endif
-	while (pfd.fd >= 0 && !stop_signal) {
-		r = poll(&pfd, 1, 1000);
-		if (r > 0 || (r < 0 && errno != EINTR))
-			break;
-		if (r == 0)
-			tick();
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = fd, .events = POLLIN }, { .fd = stop_pipe[0], .events = POLLIN },
+		};
+		int64_t left = end - mono_ns(), ms;
+		int r;
+
+		if (stop_signal)
+			return -1;
+		if (left <= 0)
+			return 0;
+		/* rounded up, so as not to spin; without the self-pipe, 100 ms
+		 * at a time */
+		ms = ns < 0 ? -1 : (left + 999999) / 1000000;
+		if (stop_pipe[0] < 0 && (ms < 0 || ms > 100))
+			ms = 100;
+		r = poll(pfd, 2, ms > INT32_MAX ? INT32_MAX : (int)ms);
+		if (r < 0 && errno != EINTR)
+			return 0;	/* cannot wait: the caller looks again */
+		if (r > 0 && pfd[0].revents)
+			return 1;
 	}
-	if (pfd.fd >= 0)
-		close(pfd.fd);
-	return stop_signal ? -1 : 0;
+}
+
+int proc_pause(int64_t ns)
+{
+	return proc_wait_fd(-1, ns) < 0 ? -1 : 0;
+}
+
+/* A pidfd of pid (Linux 5.3), or -1. */
+static int pid_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
 }
 
 int proc_wait(pid_t pid, int *status, struct rusage *ru)
 {
-	if (wait_exit(pid))
-		return -1;
+	int fd = pid_fd(pid), ret = -1;
+	/* with no pidfd, wait4 is tried every 100 ms */
+	int64_t slice = tick ? NS_PER_SEC : fd < 0 ? NS_PER_SEC / 10 : -1;
+
 	for (;;) {
-		if (wait4(pid, status, 0, ru) == pid) {
+		pid_t r = wait4(pid, status, WNOHANG, ru);
+		int w;
+
+		if (r == pid) {
 			proc_forget(pid);
-			return 0;
+			ret = 0;
+			break;
 		}
-		if (errno != EINTR)
-			return -1;
-		if (stop_signal)
-			return -1;
+		if (r < 0 && errno != EINTR)
+			break;
+		w = proc_wait_fd(fd, slice);
+		if (w < 0)
+			break;
+		if (w == 0 && tick)
+			tick();
 	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
 }
 
 void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru)
@@ -499,3 +555,68 @@ void proc_describe(int status, char *buf, size_t len)
 	else
 		snprintf(buf, len, "status 0x%x", status);
 }
+
+int proc_group_alive(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int alive = 0;
+
+	if (!d)
+		return kill(-pgid, 0) == 0;	/* no /proc: the zombie leader counts */
+	while (!alive && (de = readdir(d))) {
+		char path[300], buf[512], *end, state;
+		int pgrp;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (read_small(path, buf, sizeof(buf)) || !(end = strrchr(buf, ')')))
+			continue;	/* gone meanwhile */
+		/* after the name: state, ppid, pgrp */
+		if (sscanf(end + 1, " %c %*d %d", &state, &pgrp) == 2 && pgrp == pgid &&
+		    (atoi(de->d_name) != pgid || (state != 'Z' && state != 'X')))
+			alive = 1;
+	}
+	closedir(d);
+	return alive;
+}
+
+#ifdef CONTEST_TEST_HOOKS
+/* With CONTEST_TEST_HOOK=POINT:N and CONTEST_TEST_HOOK_DIR=DIR, the Nth
+ * time contest passes POINT it writes its pid to DIR/pid and waits until a
+ * line can be read from the FIFO DIR/go: a signal sent meanwhile arrives
+ * in the middle of that step. */
+void test_hook(const char *point)
+{
+	static unsigned seen;
+	const char *at = getenv("CONTEST_TEST_HOOK"), *dir = getenv("CONTEST_TEST_HOOK_DIR");
+	size_t n = strlen(point);
+	char *tmp, *path, c;
+	int fd;
+
+	if (!at || !dir || strncmp(at, point, n) || at[n] != ':' ||
+	    ++seen != strtoul(at + n + 1, NULL, 10))
+		return;
+	tmp = xasprintf("%s/pid.tmp", dir);
+	path = xasprintf("%s/pid", dir);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || dprintf(fd, "%d\n", (int)getpid()) < 0 || close(fd) || rename(tmp, path)) {
+		msg("test hook: %s: %s", tmp, strerror(errno));
+		abort();
+	}
+	free(tmp);
+	free(path);
+	path = xasprintf("%s/go", dir);
+	while ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	if (fd < 0) {
+		msg("test hook: %s: %s", path, strerror(errno));
+		abort();
+	}
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+	close(fd);
+	free(path);
+}
+#endif

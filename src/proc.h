@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* proc.h - child processes: spawn in a process group, signals, stop and reap. */
 #ifndef CONTEST_PROC_H
 #define CONTEST_PROC_H
@@ -21,13 +22,13 @@ int proc_guard_start(void);
 void proc_guard_stop(void);
 /* Process group pgid is gone: the guardian can forget it. */
 void proc_forget(pid_t pgid);
-/* Process group pgid outlived its reaped leader: the guardian kills it
- * again when contest ends. */
-void proc_remember(pid_t pgid);
 /* What the guardian undoes when contest ends without doing it itself (a
- * SIGKILL), after its kills, newest first: write value to path, or run cmd
- * by /bin/sh -c.  add 0 takes back the same (path, value) or cmd. */
+ * SIGKILL), after its kills, newest first: write value to path, end
+ * contest's share of the setting at path held through lock (share.h), or
+ * run cmd by /bin/sh -c.  add 0 takes back the same (path, value), (lock,
+ * path) or cmd. */
 void proc_guard_write(const char *path, const char *value, int add);
+void proc_guard_share(const char *lock, const char *path, int add);
 void proc_guard_run(const char *cmd, int add);
 
 /* Fork a child in process group pgid (0: a new group led by the child),
@@ -51,18 +52,27 @@ pid_t proc_fork_sibling(int (*fn)(void *), void *arg);
  * reason in why (exec failures included). */
 pid_t proc_spawn(char *const argv[], const char *dir, int out_fd, char *why, size_t len);
 
-/* wait4 for pid.  Returns 0, or -1 when a stop signal arrived first (the
- * child is then still running).  With a tick set, calls it about once a
- * second meanwhile. */
+/* Wait until fd (-1: none) is readable, ns pass (< 0: no limit) or a stop
+ * signal arrives, even one that came before the call: 1, 0 or -1. */
+int proc_wait_fd(int fd, int64_t ns);
+/* Sleep ns; -1 at once when a stop signal arrives (or came before). */
+int proc_pause(int64_t ns);
+/* wait4 for pid.  Returns 0, or -1 when a stop signal arrived first, even
+ * before the call (the child is then still running).  With a tick set,
+ * calls it about once a second meanwhile. */
 int proc_wait(pid_t pid, int *status, struct rusage *ru);
-/* Have proc_wait() call fn about once a second while it waits (NULL: never;
- * it then sleeps in wait4 until the child exits). */
+/* Have proc_wait() call fn about once a second while it waits (NULL: never). */
 void proc_set_tick(void (*fn)(void));
 /* Call the tick now, for other loops that wait (it limits its own rate). */
 void proc_tick(void);
 /* Stop process group pgid led by pid (SIGTERM, up to grace_ns, SIGKILL) and
  * reap its leader. */
 void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru);
+
+/* 1 while group pgid has a process other than its leader's zombie (a
+ * leader kept unreaped, so that its id is not given to another process;
+ * the others' zombies count: the group is gone once init reaped them). */
+int proc_group_alive(pid_t pgid);
 
 /* Run argv and keep the first line of its output in buf; -1 when it could
  * not run or failed. */
@@ -72,5 +82,14 @@ int proc_first_line(char *const argv[], char *buf, size_t len);
 void proc_describe(int status, char *buf, size_t len);
 
 int64_t timeval_ns(const struct timeval *tv);
+
+/* A point of a run (clean, flush, spawn, lead, build, record) where the
+ * test build, tests/contest-hooked (compiled with CONTEST_TEST_HOOKS), can
+ * hold contest while a test signals it; nothing in the shipped binary. */
+#ifdef CONTEST_TEST_HOOKS
+void test_hook(const char *point);
+#else
+#define test_hook(point) ((void)0)
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* progress.c - what a suite shows while it runs: the time left, and a live line on a terminal.
  *
  * The estimate: a run type's runs in this suite take what its finished

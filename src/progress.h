@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* progress.h - what a suite shows while it runs: the time left, and a live line on a terminal. */
 #ifndef CONTEST_PROGRESS_H
 #define CONTEST_PROGRESS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* record.c - one line of the results store: encode, check and decode. */
 #include "config.h"
 
@@ -62,7 +63,7 @@ void record_set(struct record *r, const char *key, const char *val)
 	}
 	if (r->n == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 16;
-		r->kv = xrealloc(r->kv, r->cap * sizeof(*r->kv));
+		r->kv = xreallocarray(r->kv, r->cap, sizeof(*r->kv));
 	}
 	r->kv[r->n].key = xstrdup(key);
 	r->kv[r->n].val = xstrdup(val);
@@ -220,6 +221,15 @@ static char *unescape(const char *s, size_t len)
 }
 
 
+int record_shaped(const char *line, size_t len)
+{
+	size_t k = 0;
+
+	while (k < len && line[k] >= 'a' && line[k] <= 'z')
+		k++;
+	return k > 0 && len - k >= 3 && !memcmp(line + k, " v=", 3);
+}
+
 int record_decode(const char *line, size_t len, struct record *r,
 		  char *why, size_t whylen)
 {
@@ -231,6 +241,9 @@ int record_decode(const char *line, size_t len, struct record *r,
 	record_init(r, "");
 	if (len && line[len - 1] == '\n')
 		len--;
+	if (!record_shaped(line, len))
+		return whyf(why, whylen, "%s", "not a record (no KIND v=N at its start: text "
+			    "written into the file by something else?)");
 	if (len < 14 || memchr(line, '\0', len))
 		return whyf(why, whylen, "%s", "truncated or binary line");
 	crcp = line + len - 13;
@@ -310,6 +323,89 @@ static int64_t *io_field(struct load_io *io, size_t i)
 	return (int64_t *)((char *)io + io_fields[i].off);
 }
 
+/* struct task_delays under "build_delay_KEY" and "load_delay_KEY". */
+static const struct {
+	const char *key;
+	size_t off;
+} delay_fields[] = {
+#define DF(f) { #f, offsetof(struct task_delays, f) }
+	DF(tasks), DF(bad), DF(cpu_ns), DF(wait_ns), DF(wait_count), DF(blkio_ns), DF(blkio_count),
+	DF(swapin_ns), DF(swapin_count), DF(reclaim_ns), DF(reclaim_count), DF(thrash_ns),
+	DF(thrash_count), DF(compact_ns), DF(compact_count),
+#undef DF
+};
+
+static const char *const psi_keys[PSI_FIGS] = {
+	"psi_cpu_some_us", "psi_cpu_full_us", "psi_io_some_us", "psi_io_full_us",
+	"psi_memory_some_us", "psi_memory_full_us",
+};
+
+static int64_t *delay_field(struct task_delays *d, size_t i)
+{
+	return (int64_t *)((char *)d + delay_fields[i].off);
+}
+
+static void delays_to_record(const struct run *run, struct record *r)
+{
+	const struct task_delays *d[] = { &run->build_delays, &run->load_delays };
+	const char *side[] = { "build", "load" };
+
+	for (size_t s = 0; s < ARRAY_SIZE(d); s++)
+		for (size_t i = 0; i < ARRAY_SIZE(delay_fields); i++) {
+			int64_t v = *delay_field((struct task_delays *)d[s], i);
+			char *key = xasprintf("%s_delay_%s", side[s], delay_fields[i].key);
+
+			if (v >= 0)
+				record_set_i64(r, key, v);
+			free(key);
+		}
+	if (run->delays_absent)
+		record_set(r, "delays_absent", run->delays_absent);
+	if (run->psi_scope) {
+		record_set(r, "psi_scope", run->psi_scope);
+		for (size_t i = 0; i < PSI_FIGS; i++)
+			if (run->psi_us[i] >= 0)
+				record_set_i64(r, psi_keys[i], run->psi_us[i]);
+	}
+	if (run->psi_absent)
+		record_set(r, "psi_absent", run->psi_absent);
+}
+
+static int opt_count(const struct record *r, const char *key, int64_t *out);
+static char *dup_field(const struct record *r, const char *key);
+
+static int delays_from_record(const struct record *r, struct run *run, char *why, size_t len)
+{
+	struct task_delays *d[] = { &run->build_delays, &run->load_delays };
+	const char *side[] = { "build", "load" };
+	const char *scope = record_get(r, "psi_scope");
+
+	for (size_t s = 0; s < ARRAY_SIZE(d); s++)
+		for (size_t i = 0; i < ARRAY_SIZE(delay_fields); i++) {
+			char *key = xasprintf("%s_delay_%s", side[s], delay_fields[i].key);
+			int bad = opt_count(r, key, delay_field(d[s], i));
+
+			if (bad)
+				snprintf(why, len, "run record with a bad %s", key);
+			free(key);
+			if (bad)
+				return -1;
+		}
+	if (scope && strcmp(scope, "cgroup") && strcmp(scope, "machine")) {
+		snprintf(why, len, "run record with a bad psi_scope");
+		return -1;
+	}
+	for (size_t i = 0; i < PSI_FIGS; i++)
+		if (opt_count(r, psi_keys[i], &run->psi_us[i])) {
+			snprintf(why, len, "run record with a bad %s", psi_keys[i]);
+			return -1;
+		}
+	run->psi_scope = dup_field(r, "psi_scope");
+	run->psi_absent = dup_field(r, "psi_absent");
+	run->delays_absent = dup_field(r, "delays_absent");
+	return 0;
+}
+
 void run_to_record(const struct run *run, struct record *r)
 {
 	record_init(r, "run");
@@ -326,8 +422,8 @@ void run_to_record(const struct run *run, struct record *r)
 	record_set_i64(r, "user_ns", run->user_ns);
 	record_set_i64(r, "sys_ns", run->sys_ns);
 	record_setf(r, "load_work", "%.6f", run->work);
-	record_set_i64(r, "load_user_ns", run->load_user_ns);
-	record_set_i64(r, "load_sys_ns", run->load_sys_ns);
+	if (run->load_cpu_ns >= 0)
+		record_set_i64(r, "load_cpu_ns", run->load_cpu_ns);
 	if (run->load_session)
 		record_set_i64(r, "load_session", 1);
 	if (!isnan(run->idle))
@@ -354,6 +450,7 @@ void run_to_record(const struct run *run, struct record *r)
 		record_set(r, key, run->params.kv[i].val);
 		free(key);
 	}
+	delays_to_record(run, r);
 	probe_to_record(run, r);
 }
 
@@ -361,8 +458,13 @@ void run_sysfig_absent(struct run *run)
 {
 	run->idle = run->iowait = NAN;
 	run->majflt = run->pswpin = run->pswpout = run->build_majflt = -1;
+	run->load_cpu_ns = run->probe_cpu_ns = -1;
 	for (size_t i = 0; i < ARRAY_SIZE(io_fields); i++)
 		*io_field(&run->io, i) = -1;
+	for (size_t i = 0; i < ARRAY_SIZE(delay_fields); i++)
+		*delay_field(&run->build_delays, i) = *delay_field(&run->load_delays, i) = -1;
+	for (size_t i = 0; i < PSI_FIGS; i++)
+		run->psi_us[i] = -1;
 }
 
 void run_init(struct run *run)
@@ -387,6 +489,21 @@ static int opt_count(const struct record *r, const char *key, int64_t *out)
 	if (!record_get(r, key))
 		return 0;
 	return record_get_i64(r, key, out) || *out < 0 ? -1 : 0;
+}
+
+/* A version 1 record's load CPU: load_user_ns + load_sys_ns, absent (-1)
+ * without them; -1 when they are bad. */
+static int load_cpu_v1(const struct record *r, int64_t *out)
+{
+	int64_t user, sys;
+
+	if (!record_get(r, "load_user_ns") && !record_get(r, "load_sys_ns"))
+		return 0;
+	if (opt_count(r, "load_user_ns", &user) || opt_count(r, "load_sys_ns", &sys) ||
+	    user < 0 || sys < 0)
+		return -1;
+	*out = user + sys;
+	return 0;
 }
 
 static char *dup_field(const struct record *r, const char *key)
@@ -416,8 +533,8 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 	    record_get_i64(r, "user_ns", &run->user_ns) || run->user_ns < 0 ||
 	    record_get_i64(r, "sys_ns", &run->sys_ns) || run->sys_ns < 0 ||
 	    record_get_double(r, "load_work", &run->work) || run->work < 0 ||
-	    record_get_i64(r, "load_user_ns", &run->load_user_ns) || run->load_user_ns < 0 ||
-	    record_get_i64(r, "load_sys_ns", &run->load_sys_ns) || run->load_sys_ns < 0 ||
+	    opt_count(r, "load_cpu_ns", &run->load_cpu_ns) ||
+	    (!record_get(r, "load_cpu_ns") && load_cpu_v1(r, &run->load_cpu_ns)) ||
 	    (record_get(r, "load_session") &&
 	     (record_get_i64(r, "load_session", &session) || (session != 0 && session != 1))) ||
 	    opt_percent(r, "idle", &run->idle) || opt_percent(r, "iowait", &run->iowait) ||
@@ -453,7 +570,7 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 		    key[strlen(RUN_PARAM_PREFIX)])
 			record_set(&run->params, key + strlen(RUN_PARAM_PREFIX), r->kv[i].val);
 	}
-	if (probe_from_record(r, run, why, len)) {
+	if (delays_from_record(r, run, why, len) || probe_from_record(r, run, why, len)) {
 		run_free(run);
 		return -1;
 	}
@@ -471,5 +588,9 @@ void run_free(struct run *run)
 	record_free(&run->params);
 	free(run->probe);
 	free(run->host);
+	free(run->kernel);
+	free(run->delays_absent);
+	free(run->psi_scope);
+	free(run->psi_absent);
 	run_init(run);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-format.h - what the report's printers share (src/report*.c, and
  * runsummary.c for json_str): a format's registry entry, the figures of a
  * cell by name, the tables' columns and the notes under the tables. */
@@ -69,6 +70,9 @@ char *report_cell_param(const struct report *r, size_t g, size_t t, const char *
 void json_str(FILE *f, const char *str);
 void json_num(FILE *f, double v);
 void json_test(FILE *f, const struct sigtest *t);
+/* A latency or delays document's opening: {"schema": SCHEMA, "baseline":
+ * the test base, "alpha": the level (the caller goes on with ", ..."). */
+void json_open(FILE *f, const char *schema, const struct report *r);
 /* A CSV field, after a comma unless first; a number after a comma (NaN:
  * empty); a test's t, df, p, p_holm, significant and why untested. */
 void csv_str(FILE *f, const char *s, int first);
@@ -77,10 +81,15 @@ void csv_test(FILE *f, const struct sigtest *t);
 /* Markdown text, escaped, padded to width; n dashes. */
 void md_text(FILE *f, const char *s, int width);
 void md_dashes(FILE *f, int n);
+/* keyvalue: a number as its lines write it (no exponent); a row's name
+ * made fit for a key (allocated). */
+void report_put_fixed(FILE *f, double v);
+char *report_key_name(const char *name);
 
 /* ---- the tables (text and markdown) ---- */
 
-#define REPORT_MAX_COLUMNS 16
+/* at least the most pick_columns() picks: 11 with --stats, 9 more with --columns */
+#define REPORT_MAX_COLUMNS 24
 #define REPORT_CELL_TEXT 48
 
 /* One run type's table: the columns' headers and least widths (the header's
@@ -103,7 +112,41 @@ struct report_out {
 	FILE *f;
 	void (*line)(FILE *f, const char *text);
 	int gap;
+	int width;      /* where long notes wrap (text: a mail's 72); 0: never */
 };
+
+/* One note under the tables, as the format writes it; the first is set off
+ * by a blank line. */
+void report_note(struct report_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Notes on what a reader would notice in the runs (report-checks.c): a
+ * load's Ratio below 0.9, a noload slower than its session's loaded runs or
+ * with far less CPU than the row's other runs, a run far outside its rounds
+ * (median absolute deviation), each naming the run; and, for a row with
+ * such a note and a session with one noload, that the next suite should run
+ * -n 3 or more. */
+void report_checks(struct report_out *o, const struct report *r);
+/* report --header (report-header.c): what the rows' runs share (CPU, RAM
+ * and swap, file system, workload, flush, probe, contest's version), a
+ * line each, then a blank line. */
+void report_header(struct report_out *o, const struct report *r);
+/* Whether a run type runs a load beside the workload (a type this contest
+ * does not know, from other records, is taken to). */
+int report_type_has_load(const char *type);
+
+/* The row row g is tested against in the latency and delays tables: the
+ * test base's of the same workload, loads in contest's session, probe on
+ * as g's; -1 when there is none (report-latency.c). */
+ptrdiff_t report_test_row(const struct report *r, size_t g);
+/* A test not made, and why. */
+void report_untested(struct sigtest *t, const char *why);
+/* One line of a legend: as it is, or (markdown) a list item, escaped. */
+void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Run type t's table as text, as markdown (report --delays too): a row per
+ * row with valid runs of t. */
+void report_text_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
+void report_md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
 
 /* Every run type's table, in order, through table(); the notes under the
  * mem_load table and under them all through line(). */

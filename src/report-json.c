@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-json.c - the report as json: every figure of every cell, the
  * rows' environment records whole. */
 #include "config.h"
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "report-format.h"
 #include "runtype.h"
 #include "util.h"
@@ -73,6 +75,14 @@ static void json_nums(FILE *f, const char *const *names, const double *v, size_t
 		fprintf(f, "%s\"%s\": ", i ? ", " : "", names[i]);
 		json_num(f, v[i]);
 	}
+}
+
+void json_open(FILE *f, const char *schema, const struct report *r)
+{
+	fprintf(f, "{\"schema\": \"%s\", \"baseline\": ", schema);
+	json_str(f, r->test_base);
+	fputs(", \"alpha\": ", f);
+	json_num(f, r->alpha);
 }
 
 void json_test(FILE *f, const struct sigtest *t)
@@ -181,8 +191,9 @@ static void print_json(FILE *f, const struct report *r, const struct report_opts
 		json_str(f, row->label);
 		fputs(", \"workload\": ", f);
 		json_str(f, row->identity);
-		fprintf(f, ", \"load_session\": %s, \"baseline\": %s,\n     \"noise\": {\"cv\": ",
-			row->load_session ? "true" : "false", row->reference ? "true" : "false");
+		fprintf(f, ", \"load_session\": %s, \"probe\": \"%s\", \"baseline\": %s,\n"
+			"     \"noise\": {\"cv\": ", row->load_session ? "true" : "false",
+			probe_profiles[row->probe].name, row->reference ? "true" : "false");
 		json_num(f, nl && nl->n >= 2 ? summary_cv(&nl->time) : NAN);
 		fprintf(f, ", \"runs\": %zu},\n     \"environment\": [", nl ? nl->n : 0);
 		for (size_t e = 0; e < row->nenvs; e++) {

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-latency.c - `contest report --latency`: the latency probe's tables.
  *
  * For every run type, the report's rows whose runs ran the probe (`contest
  * run --probe`), in the same order and with the same names as the main
- * tables, and a line per probe task: the wakeup latency's p50, p99, p99.9
- * and max in ms over the row's runs merged (their histograms added, so the
+ * tables, and a line per probe task: the wakeup latency's p50, p90, p99,
+ * p99.9 and max in ms over the row's runs merged (their histograms added, so the
  * percentiles are those of every wakeup of every run) and Miss%, the share
  * of periods whose work was not done by the next deadline.
  *
@@ -15,10 +16,12 @@
  * '*' follows a p99 that differs.
  *
  * Text and markdown print tables; csv one line per row, run type and task;
- * json one document (docs/formats.md: schema contest-latency/1). */
+ * json one document (docs/formats.md: schema contest-latency/2); keyvalue
+ * a line per figure (report-keyvalue.c). */
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +33,7 @@
 #include "report-format.h"
 #include "util.h"
 
-#define LATENCY_SCHEMA "contest-latency/1"
+#define LATENCY_SCHEMA "contest-latency/2"
 
 
 static struct latency_cell *lat_at(const struct latency *l, size_t g, size_t t, size_t k)
@@ -59,7 +62,7 @@ static double ms(double ns)
 	return ns / 1e6;
 }
 
-static void lat_untested(struct sigtest *t, const char *why)
+void report_untested(struct sigtest *t, const char *why)
 {
 	t->untested = why;
 	t->w.t = t->w.df = t->w.p = t->p_holm = NAN;
@@ -91,23 +94,23 @@ static void lat_fill(const struct report *r, size_t g, size_t t, size_t k, struc
 	}
 	out->wakeups = h->count;
 	out->p50 = h->count ? ms((double)hist_percentile(h, 50)) : NAN;
+	out->p90 = h->count ? ms((double)hist_percentile(h, 90)) : NAN;
 	out->p99 = h->count ? ms((double)hist_percentile(h, 99)) : NAN;
 	out->p999 = h->count ? ms((double)hist_percentile(h, 99.9)) : NAN;
 	out->max = h->count ? ms((double)h->max) : NAN;
 	out->miss = periods ? (double)misses / (double)periods * 100 : NAN;
 	summarise(v, out->n, &out->logp99);
-	lat_untested(&out->t, NULL);
+	report_untested(&out->t, NULL);
 	free(h);
 	free(v);
 }
 
-/* The row row g is tested against: the test base's of the same workload,
- * loads in contest's session, probe on; -1 when there is none. */
-static ptrdiff_t lat_reference(const struct report *r, size_t g)
+ptrdiff_t report_test_row(const struct report *r, size_t g)
 {
 	for (size_t i = 0; i < r->nrows; i++)
-		if (!strcmp(r->rows[i].label, r->test_base) && r->rows[i].probe &&
-		    !r->rows[i].load_session && !strcmp(r->rows[i].identity, r->rows[g].identity))
+		if (report_base_is_row(&r->test_ref, &r->rows[i]) &&
+		    r->rows[i].probe == r->rows[g].probe && !r->rows[i].load_session &&
+		    !strcmp(r->rows[i].identity, r->rows[g].identity))
 			return (ptrdiff_t)i;
 	return -1;
 }
@@ -127,7 +130,7 @@ static void lat_test(struct latency *l, size_t g, ptrdiff_t ref)
 			if (!a->n)
 				continue;
 			if (ref < 0) {
-				lat_untested(&a->t, "no baseline row with the probe");
+				report_untested(&a->t, "no baseline row with the probe");
 				continue;
 			}
 			b = lat_at(l, (size_t)ref, t, k);
@@ -135,10 +138,10 @@ static void lat_test(struct latency *l, size_t g, ptrdiff_t ref)
 				p[t] = a->t.w.p;
 				l->tests++;
 			} else if (a->n < 2 || b->n < 2) {
-				lat_untested(&a->t, "fewer than 2 runs with the probe on a side");
+				report_untested(&a->t, "fewer than 2 runs with the probe on a side");
 				l->few++;
 			} else {
-				lat_untested(&a->t, "no spread on either side");
+				report_untested(&a->t, "no spread on either side");
 				l->flat++;
 			}
 		}
@@ -171,14 +174,14 @@ int latency_build(const struct report *r, struct latency *l, char *why, size_t l
 				lat_fill(r, g, t, k, lat_at(l, g, t, k));
 	}
 	for (size_t g = 0; any && g < r->nrows; g++) {
-		ptrdiff_t ref = lat_reference(r, g);
+		ptrdiff_t ref = report_test_row(r, g);
 
 		if (!r->rows[g].probe)
 			continue;
 		if (ref == (ptrdiff_t)g) {
 			for (size_t t = 0; t < r->ntypes; t++)
 				for (size_t k = 0; k < PROBE_TASKS; k++)
-					lat_untested(&lat_at(l, g, t, k)->t, "baseline");
+					report_untested(&lat_at(l, g, t, k)->t, "baseline");
 			continue;
 		}
 		l->compared++;
@@ -187,20 +190,21 @@ int latency_build(const struct report *r, struct latency *l, char *why, size_t l
 	if (!any) {
 		latency_free(l);
 		return whyf(why, len, "no run of these labels ran the latency probe "
-			    "(contest run --probe)");
+			    "(they were made with --no-probe, or before contest had it)");
 	}
 	return 0;
 }
 
 /* ---- the tables (text, markdown) ------------------------------------------ */
 
-enum { C_RUNS, C_P50, C_P99, C_P999, C_MAX, C_MISS, NCOLS };
-static const char *const lat_head[NCOLS] = { "[runs]", "p50", "p99", "p99.9", "max", "Miss%" };
-static const int lat_width[NCOLS] = { 6, 7, 7, 7, 7, 6 };
+enum { C_RUNS, C_P50, C_P90, C_P99, C_P999, C_MAX, C_MISS, NCOLS };
+static const char *const lat_head[NCOLS] = { "[runs]", "p50", "p90", "p99", "p99.9", "max",
+					     "Miss%" };
+static const int lat_width[NCOLS] = { 6, 7, 7, 7, 7, 7, 6 };
 
 static void lat_text(const struct latency_cell *a, size_t c, char *buf, size_t len)
 {
-	double v[NCOLS] = { 0, a->p50, a->p99, a->p999, a->max, a->miss };
+	double v[NCOLS] = { 0, a->p50, a->p90, a->p99, a->p999, a->max, a->miss };
 
 	if (c == C_RUNS)
 		snprintf(buf, len, "[%zu]", a->n);
@@ -210,20 +214,43 @@ static void lat_text(const struct latency_cell *a, size_t c, char *buf, size_t l
 		snprintf(buf, len, "%.*f", c == C_MISS ? 1 : 3, v[c]);
 }
 
-/* What a '*' means, or why no test was made, and what Miss% is. */
-static void lat_legend(FILE *f, const struct latency *l, const char *before)
+const char *latency_untested_why(const struct latency *l)
 {
-	fprintf(f, "%sLatency: a wakeup's start minus its deadline, over the row's runs' wakeups\n",
-		before);
-	fprintf(f, "%sMiss%%: the periods whose work was not done by the next deadline\n", before);
+	return l->few ? "fewer than 2 runs with the probe on a side" : "no spread";
+}
+
+void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	line = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (markdown) {
+		fputs("- ", f);
+		md_text(f, line, 0);
+	} else {
+		fputs(line, f);
+	}
+	fputc('\n', f);
+	free(line);
+}
+
+/* What a '*' means, or why no test was made, and what Miss% is. */
+static void lat_legend(FILE *f, const struct latency *l, int markdown)
+{
+	report_legend_line(f, markdown, "Latency: a wakeup's start minus its deadline, over the row's "
+		 "runs' wakeups");
+	report_legend_line(f, markdown, "Miss%%: the periods whose work was not done by the next deadline");
 	if (!l->compared)
 		return;
 	if (!l->tests)
-		fprintf(f, "%sNo significance test against %s: %s\n", before, l->r->test_base,
-			l->few ? "fewer than 2 runs with the probe on a side" : "no spread");
+		report_legend_line(f, markdown, "No significance test against %s: %s", l->r->test_base,
+			 latency_untested_why(l));
 	else
-		fprintf(f, "%s* p99 differs from %s's (Welch's t-test on the log of the runs' p99, "
-			"Holm-adjusted p < %g)\n", before, l->r->test_base, l->r->alpha);
+		report_legend_line(f, markdown, "* p99 differs from %s's (Welch's t-test on the log of the "
+			 "runs' p99, Holm-adjusted p < %g)", l->r->test_base, l->r->alpha);
 }
 
 /* Whether any row has runs of type t with the probe. */
@@ -295,55 +322,113 @@ static void text_tables(FILE *f, const struct latency *l)
 		}
 		fputc('\n', f);
 	}
-	lat_legend(f, l, "");
+	lat_legend(f, l, 0);
 }
 
+/* A cell of the markdown table: its text, and "\\*" after a significant
+ * p99. */
+static void md_cell(const struct latency_cell *a, size_t c, char *buf, size_t len)
+{
+	lat_text(a, c, buf, len);
+	if (c == C_P99 && a->t.significant)
+		strncat(buf, "\\*", len - strlen(buf) - 1);
+}
+
+/* As text_tables(), as pipe tables: each column as wide as its widest cell
+ * (header, values and their escaped '*'), right-aligned, so that the source
+ * reads as a table too. */
 static void markdown_tables(FILE *f, const struct latency *l)
 {
 	const struct report *r = l->r;
-	int w = report_label_width(r);
+	int w = report_label_width(r), width[NCOLS];
 
 	for (size_t t = 0; t < r->ntypes; t++) {
+		char buf[40];
+
 		if (!type_shown(l, t))
 			continue;
+		for (size_t c = 0; c < NCOLS; c++) {
+			width[c] = (int)strlen(lat_head[c]);
+			for (size_t g = 0; g < r->nrows; g++) {
+				for (size_t k = 0; latency_shown(l, g, t) && k < PROBE_TASKS; k++) {
+					md_cell(lat_at(l, g, t, k), c, buf, sizeof(buf));
+					if ((int)strlen(buf) > width[c])
+						width[c] = (int)strlen(buf);
+				}
+			}
+		}
 		fputs("**", f);
 		md_text(f, r->types[t], 0);
 		fputs(" latency (ms):**\n\n| ", f);
 		md_text(f, "Kernel", w);
-		fputs(" | Task  ", f);
+		fputs(" | Task  |", f);
 		for (size_t c = 0; c < NCOLS; c++)
-			fprintf(f, " | %*s", lat_width[c] + 1, lat_head[c]);
-		fputs(" |\n|", f);
-		md_dashes(f, w + 2);
-		fputs("|-------", f);
+			fprintf(f, " %*s |", width[c], lat_head[c]);
+		fputs("\n|:", f);
+		md_dashes(f, w + 1);
+		fputs("|:------|", f);
 		for (size_t c = 0; c < NCOLS; c++) {
-			fputc('|', f);
-			md_dashes(f, lat_width[c] + 2);
-			fputc(':', f);
+			md_dashes(f, width[c] + 1);
+			fputs(":|", f);
 		}
-		fputs("|\n", f);
+		fputc('\n', f);
 		for (size_t g = 0; g < r->nrows; g++) {
 			if (!latency_shown(l, g, t))
 				continue;
 			for (size_t k = 0; k < PROBE_TASKS; k++) {
-				const struct latency_cell *a = lat_at(l, g, t, k);
-
 				fputs("| ", f);
 				md_text(f, k ? "" : r->rows[g].name, w);
-				fprintf(f, " | %-5s", probe_tasks[k].name);
+				fprintf(f, " | %-5s |", probe_tasks[k].name);
 				for (size_t c = 0; c < NCOLS; c++) {
-					char buf[32];
-
-					lat_text(a, c, buf, sizeof(buf));
-					fprintf(f, " | %*s%s", lat_width[c], buf,
-						c == C_P99 && a->t.significant ? "\\*" : "  ");
+					md_cell(lat_at(l, g, t, k), c, buf, sizeof(buf));
+					fprintf(f, " %*s |", width[c], buf);
 				}
-				fputs(" |\n", f);
+				fputc('\n', f);
 			}
 		}
 		fputc('\n', f);
 	}
-	lat_legend(f, l, "- ");
+	lat_legend(f, l, 1);
+}
+
+/* ---- the line under a main table ------------------------------------------- */
+
+void latency_p99_line(FILE *f, const struct latency *l, size_t t, int markdown, int width)
+{
+	const struct report *r = l->r;
+	const char *head = "Latency p99 (ms), audio/video:";
+	char *line = xstrdup(head);
+	size_t col = strlen(head), any = 0;
+
+	for (size_t g = 0; g < r->nrows; g++) {
+		char *item, *joined;
+
+		if (!latency_shown(l, g, t))
+			continue;
+		item = xasprintf("%s %.3f/%.3f", r->rows[g].name,
+				 lat_at(l, g, t, PROBE_AUDIO)->p99, lat_at(l, g, t, PROBE_VIDEO)->p99);
+		/* a row's figures are never cut: past width (room kept for the
+		 * comma that may follow), on a line of their own */
+		if (!markdown && width && any && col + 3 + strlen(item) > (size_t)width) {
+			joined = xasprintf("%s,\n  %s", line, item);
+			col = 2 + strlen(item);
+		} else {
+			joined = xasprintf("%s%s %s", line, any ? "," : "", item);
+			col += (any ? 2 : 1) + strlen(item);
+		}
+		free(line);
+		free(item);
+		line = joined;
+		any++;
+	}
+	if (any && markdown) {
+		fputc('\n', f);	/* a paragraph: a line right under it would be a row */
+		md_text(f, line, 0);
+		fputc('\n', f);
+	} else if (any) {
+		fprintf(f, "%s\n", line);
+	}
+	free(line);
 }
 
 /* ---- the data (csv, json) -------------------------------------------------- */
@@ -352,7 +437,7 @@ static void csv_lines(FILE *f, const struct latency *l)
 {
 	const struct report *r = l->r;
 
-	fputs("label,row,run_type,task,runs,wakeups,p50_ms,p99_ms,p999_ms,max_ms,miss_pct,"
+	fputs("label,row,run_type,task,runs,wakeups,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,miss_pct,"
 	      "p99_t,p99_df,p99_p,p99_p_holm,p99_significant,p99_untested\n", f);
 	for (size_t g = 0; g < r->nrows; g++) {
 		for (size_t t = 0; t < r->ntypes; t++) {
@@ -367,6 +452,7 @@ static void csv_lines(FILE *f, const struct latency *l)
 				csv_str(f, probe_tasks[k].name, 0);
 				fprintf(f, ",%zu,%llu", a->n, (unsigned long long)a->wakeups);
 				csv_num(f, a->p50);
+				csv_num(f, a->p90);
 				csv_num(f, a->p99);
 				csv_num(f, a->p999);
 				csv_num(f, a->max);
@@ -383,10 +469,7 @@ static void json_doc(FILE *f, const struct latency *l)
 	const struct report *r = l->r;
 	int first_table = 1;
 
-	fprintf(f, "{\"schema\": \"%s\", \"baseline\": ", LATENCY_SCHEMA);
-	json_str(f, r->test_base);
-	fprintf(f, ", \"alpha\": ");
-	json_num(f, r->alpha);
+	json_open(f, LATENCY_SCHEMA, r);
 	fputs(", \"tables\": [", f);
 	for (size_t t = 0; t < r->ntypes; t++) {
 		int first_row = 1;
@@ -409,9 +492,9 @@ static void json_doc(FILE *f, const struct latency *l)
 			fputs(", \"tasks\": {", f);
 			for (size_t k = 0; k < PROBE_TASKS; k++) {
 				const struct latency_cell *a = lat_at(l, g, t, k);
-				const char *names[] = { "p50_ms", "p99_ms", "p999_ms", "max_ms",
-							"miss_pct" };
-				double v[] = { a->p50, a->p99, a->p999, a->max, a->miss };
+				const char *names[] = { "p50_ms", "p90_ms", "p99_ms", "p999_ms",
+							"max_ms", "miss_pct" };
+				double v[] = { a->p50, a->p90, a->p99, a->p999, a->max, a->miss };
 
 				fprintf(f, "%s\"%s\": {\"runs\": %zu, \"wakeups\": %llu", k ? ", " : "",
 					probe_tasks[k].name, a->n, (unsigned long long)a->wakeups);
@@ -447,6 +530,9 @@ int report_latency_print(FILE *f, const struct report *r, enum report_format for
 		break;
 	case REPORT_JSON:
 		json_doc(f, &l);
+		break;
+	case REPORT_KEYVALUE:
+		report_latency_keyvalue(f, &l);
 		break;
 	default:
 		text_tables(f, &l);

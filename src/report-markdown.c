@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-markdown.c - the report as markdown: the same tables as pipe
  * tables, the notes as a list. */
 #include "config.h"
@@ -32,7 +33,7 @@ void md_dashes(FILE *f, int n)
 /* One run type's table: "**TYPE:**", the header, the alignment line and a
  * row per row with runs of it, the columns right-aligned.  A significant
  * value carries an escaped '*' in its cell. */
-static void md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb)
+void report_md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb)
 {
 	int width[REPORT_MAX_COLUMNS], w = report_label_width(r);
 	size_t ncols = tb->ncols;
@@ -73,9 +74,14 @@ static void md_table(FILE *f, const struct report *r, size_t t, struct report_ta
 	}
 }
 
-/* A note: a list item. */
+/* A note: a list item; one indented (a row under a difference's name), an
+ * item of the list under the one before. */
 static void md_line(FILE *f, const char *text)
 {
+	if (text[0] == ' ') {
+		text += strspn(text, " ");
+		fputs("  ", f);
+	}
 	fputs("- ", f);
 	md_text(f, text, 0);
 	fputc('\n', f);
@@ -83,7 +89,7 @@ static void md_line(FILE *f, const char *text)
 
 static void print_markdown(FILE *f, const struct report *r, const struct report_opts *o)
 {
-	report_tables(f, r, o, md_table, md_line);
+	report_tables(f, r, o, report_md_table, md_line);
 }
 
 const struct report_printer report_format_markdown = { "markdown", print_markdown };

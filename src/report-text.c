@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-text.c - the report as plain text: the tables of 2002, columns
  * aligned with spaces, fit for a mail, and the notes under them. */
 #include "config.h"
@@ -11,7 +12,7 @@
  * it, columns right-aligned under their headers, the label column wide
  * enough for the longest label.  A significant value carries a '*' in the
  * space after it. */
-static void text_table(FILE *f, const struct report *r, size_t t, struct report_table *tb)
+void report_text_table(FILE *f, const struct report *r, size_t t, struct report_table *tb)
 {
 	int width[REPORT_MAX_COLUMNS], any[REPORT_MAX_COLUMNS] = { 0 };
 	int w = report_label_width(r);
@@ -57,7 +58,7 @@ static void text_line(FILE *f, const char *text)
 
 static void print_text(FILE *f, const struct report *r, const struct report_opts *o)
 {
-	report_tables(f, r, o, text_table, text_line);
+	report_tables(f, r, o, report_text_table, text_line);
 }
 
 const struct report_printer report_format_text = { "text", print_text };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.c - the contest report's model: cells from stored runs, their
  * statistics, the notes and differences under the tables, and the registry
  * of formats (one printer a file, src/report-*.c). */
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "flush.h"
+#include "probe.h"
 #include "report.h"
 #include "report-format.h"
 #include "runtype.h"
@@ -18,6 +20,8 @@
 #include "util.h"
 
 #define LABEL_WIDTH 20
+/* Where the differences under the tables wrap in text: a mail's lines. */
+#define MAIL_WIDTH 72
 #define ALPHA_DEFAULT 0.05
 
 /* Every format, in enum report_format's order. */
@@ -64,6 +68,23 @@ static int has(char *const *v, size_t n, const char *s)
 	return 0;
 }
 
+/* s = s + formatted */
+static void append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void append(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	char *more, *all;
+
+	va_start(ap, fmt);
+	more = xvasprintf(fmt, ap);
+	va_end(ap);
+	all = xasprintf("%s%s", *s ? *s : "", more);
+	free(more);
+	free(*s);
+	*s = all;
+}
+
 /* Distinct values of a run field, each once; the caller frees the array. */
 static char **distinct(const struct store *st, int types, size_t *out)
 {
@@ -75,7 +96,7 @@ static char **distinct(const struct store *st, int types, size_t *out)
 
 		if (!st->runs[i].valid || has(v, n, s))
 			continue;
-		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v = xreallocarray(v, n + 1, sizeof(*v));
 		v[n++] = s;
 	}
 	*out = n;
@@ -92,9 +113,7 @@ static int by_rank(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
-/* Whether a run type runs a load beside the workload (a type this contest
- * does not know, from other records, is taken to). */
-static int has_load(const char *type)
+int report_type_has_load(const char *type)
 {
 	const struct runtype *rt = runtype_find(type);
 
@@ -110,9 +129,15 @@ static const char *host_of(const struct run *u)
 	return u->host ? u->host : "";
 }
 
+/* The kernel it ran on, "RELEASE\nVERSION" (the same). */
+static const char *kernel_of(const struct run *u)
+{
+	return u->kernel ? u->kernel : "";
+}
+
 /* The runs of a cell: a label's valid runs of one type, of one workload
- * (NULL: any), session configuration and probe (-1: any), and machine
- * (NULL: any). */
+ * (NULL: any), session configuration and probe profile (-1: any), machine and
+ * kernel (NULL: any). */
 struct sel {
 	const char *label;
 	const char *type;
@@ -120,6 +145,7 @@ struct sel {
 	int load_session;
 	int probe;
 	const char *host;
+	const char *kernel;
 };
 
 static int selected(const struct run *u, const struct sel *s)
@@ -127,22 +153,33 @@ static int selected(const struct run *u, const struct sel *s)
 	return u->valid && !strcmp(u->label, s->label) && !strcmp(u->type, s->type) &&
 	       (!s->identity || !strcmp(u->workload, s->identity)) &&
 	       (s->load_session < 0 || u->load_session == s->load_session) &&
-	       (s->probe < 0 || (u->probe != NULL) == s->probe) &&
-	       (!s->host || !strcmp(host_of(u), s->host));
+	       (s->probe < 0 || u->probe_profile == s->probe) &&
+	       (!s->host || !strcmp(host_of(u), s->host)) &&
+	       (!s->kernel || !strcmp(kernel_of(u), s->kernel));
 }
 
-/* Whether run u belongs to row g: its label, workload, configuration and
- * machine. */
+/* The runs of row g of type type. */
+static struct sel row_sel(const struct report_row *g, const char *type)
+{
+	struct sel s = { g->label, type, g->identity, g->load_session, g->probe, g->host,
+			 g->kernel };
+
+	return s;
+}
+
+/* Whether run u belongs to row g: its label, workload, configuration,
+ * machine and kernel. */
 int report_row_has(const struct report_row *g, const struct run *u)
 {
 	return u->valid && !strcmp(u->label, g->label) && !strcmp(u->workload, g->identity) &&
-	       u->load_session == g->load_session && (u->probe != NULL) == g->probe &&
-	       (!g->host || !strcmp(host_of(u), g->host));
+	       u->load_session == g->load_session && u->probe_profile == g->probe &&
+	       (!g->host || !strcmp(host_of(u), g->host)) &&
+	       (!g->kernel || !strcmp(kernel_of(u), g->kernel));
 }
 
 /* The figures of a run, as the cell summarises them. */
 enum { F_TIME, F_CPU, F_LOADS, F_LCPU, F_LPS, F_IDLE, F_IOWAIT, F_MAJFLT, F_PSWPIN,
-       F_PSWPOUT, NFIG };
+       F_PSWPOUT, F_WAIT, F_BLKIO, NFIG };
 
 static double count_or_nan(int64_t v)
 {
@@ -171,6 +208,17 @@ static void untested(struct sigtest *t, const char *why)
 	t->significant = 0;
 }
 
+/* summarise() of the values that are not NaN (v is reordered). */
+static void summarise_present(double *v, size_t n, struct summary *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[k++] = v[i];
+	summarise(v, k, s);
+}
+
 /* The cell of the selected runs; n == 0 when there are none. */
 static void fill_cell(const struct store *st, const struct sel *s, struct cell *c)
 {
@@ -188,13 +236,15 @@ static void fill_cell(const struct store *st, const struct sel *s, struct cell *
 		fig[F_TIME][n] = ns / (double)NS_PER_SEC;
 		fig[F_CPU][n] = (double)(u->user_ns + u->sys_ns) / ns * 100;
 		fig[F_LOADS][n] = u->work;
-		fig[F_LCPU][n] = (double)(u->load_user_ns + u->load_sys_ns) / ns * 100;
+		fig[F_LCPU][n] = count_or_nan(u->load_cpu_ns) / ns * 100;
 		fig[F_LPS][n] = u->work / fig[F_TIME][n];
 		fig[F_IDLE][n] = u->idle;
 		fig[F_IOWAIT][n] = u->iowait;
 		fig[F_MAJFLT][n] = count_or_nan(u->majflt);
 		fig[F_PSWPIN][n] = count_or_nan(u->pswpin);
 		fig[F_PSWPOUT][n] = count_or_nan(u->pswpout);
+		fig[F_WAIT][n] = count_or_nan(u->build_delays.wait_ns) / NS_PER_SEC;
+		fig[F_BLKIO][n] = count_or_nan(u->build_delays.blkio_ns) / NS_PER_SEC;
 		n++;
 	}
 	memset(c, 0, sizeof(*c));
@@ -202,10 +252,10 @@ static void fill_cell(const struct store *st, const struct sel *s, struct cell *
 	summarise(fig[F_TIME], n, &c->time);
 	summarise(fig[F_CPU], n, &c->cpu);
 	summarise(fig[F_LOADS], n, &c->loads);
-	summarise(fig[F_LCPU], n, &c->lcpu);
+	summarise_present(fig[F_LCPU], n, &c->lcpu);	/* absent in some runs */
 	c->time_ci = ci_half_width(&c->time, REPORT_LEVEL);
-	c->ratio = c->ratio_lo = c->ratio_hi = NAN;
-	c->has_load = has_load(s->type);
+	c->ratio = c->ratio_lo = c->ratio_hi = c->time_change = NAN;
+	c->has_load = report_type_has_load(s->type);
 	c->loads_per_s = c->has_load ? mean_present(fig[F_LPS], n) : NAN;
 	c->cpu_total = n ? c->cpu.mean + c->lcpu.mean : NAN;
 	c->idle = mean_present(fig[F_IDLE], n);
@@ -213,6 +263,8 @@ static void fill_cell(const struct store *st, const struct sel *s, struct cell *
 	c->majflt = mean_present(fig[F_MAJFLT], n);
 	c->pswpin = mean_present(fig[F_PSWPIN], n);
 	c->pswpout = mean_present(fig[F_PSWPOUT], n);
+	c->cpu_wait = mean_present(fig[F_WAIT], n);
+	c->io_wait = mean_present(fig[F_BLKIO], n);
 	untested(&c->t_time, NULL);
 	untested(&c->t_loads, c->has_load ? NULL : "no load");
 	free(v);
@@ -231,10 +283,11 @@ static int has_session(const struct store *st, const struct report_row *g, const
 	return 0;
 }
 
-/* The distinct machines of a label's valid runs, those of sessions without
- * an environment record left out; how many in *n.  The caller frees the
- * array. */
-static char **label_hosts(const struct store *st, const char *label, size_t *n)
+/* The distinct machines (or kernels: of) of a label's valid runs, those of
+ * sessions without an environment record left out; how many in *n.  The
+ * caller frees the array. */
+static char **label_values(const struct store *st, const char *label,
+			   const char *(*of)(const struct run *), size_t *n)
 {
 	char **v = NULL;
 
@@ -242,49 +295,84 @@ static char **label_hosts(const struct store *st, const char *label, size_t *n)
 	for (size_t i = 0; i < st->nruns; i++) {
 		const struct run *u = &st->runs[i];
 
-		if (!u->valid || strcmp(u->label, label) || !*host_of(u) ||
-		    has(v, *n, (char *)host_of(u)))
+		if (!u->valid || strcmp(u->label, label) || !*of(u) || has(v, *n, (char *)of(u)))
 			continue;
-		v = xrealloc(v, (*n + 1) * sizeof(*v));
-		v[(*n)++] = (char *)host_of(u);
+		v = xreallocarray(v, *n + 1, sizeof(*v));
+		v[(*n)++] = (char *)of(u);
 	}
 	return v;
 }
 
-/* The hostname of a machine ("HOSTNAME\nCPU MODEL"), into buf. */
-static const char *hostname_of(const char *host, char *buf, size_t len)
+/* The hostname of a machine ("HOSTNAME\nCPU MODEL"), or the release of a
+ * kernel ("RELEASE\nVERSION"), into buf. */
+static const char *first_line(const char *host, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.*s", (int)strcspn(host, "\n"), host);
 	return buf;
 }
 
+/* How a kernel of a label's several is named after "label@": its release
+ * where no other has it, else the release and the build number that starts
+ * its version string ("6.1.0#2": the same tree built again), control
+ * characters and spaces as '?'. */
+static char *kernel_tag(const char *kernel, char *const *all, size_t nall)
+{
+	const char *version = kernel + strcspn(kernel, "\n");
+	char rel[128], other[128], *tag;
+	size_t same = 0;
+
+	first_line(kernel, rel, sizeof(rel));
+	for (size_t i = 0; i < nall; i++)
+		same += !strcmp(first_line(all[i], other, sizeof(other)), rel);
+	if (*version)
+		version++;
+	if (same > 1 && version[0] == '#')
+		tag = xasprintf("%s%.*s", rel, (int)strcspn(version, " "), version);
+	else
+		tag = xstrdup(rel);
+	for (char *p = tag; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			*p = '?';
+	return tag;
+}
+
 /* A label's rows from several machines are named by their hostnames,
- * where those tell the machines apart; rows that share a name are then
- * numbered, "label (k)" or "label@HOSTNAME (k)". */
+ * where those tell the machines apart, and from several kernels by
+ * kernel_tag(), so that the name can be given back as a label; rows that
+ * share a name are then numbered, "label (k)" or "label@HOSTNAME (k)". */
 static void name_rows(struct report_row *g, size_t first, size_t n, char **hosts,
-		      size_t nhosts)
+		      size_t nhosts, char **kernels, size_t nkernels)
 {
 	int by_host = nhosts > 1;
 	char a[256], b[256];
 
 	for (size_t i = 0; i < nhosts && by_host; i++) {
-		by_host = hostname_of(hosts[i], a, sizeof(a))[0] != '\0';
+		by_host = first_line(hosts[i], a, sizeof(a))[0] != '\0';
 		for (size_t j = 0; j < i && by_host; j++)
-			by_host = strcmp(a, hostname_of(hosts[j], b, sizeof(b)));
+			by_host = strcmp(a, first_line(hosts[j], b, sizeof(b)));
 	}
-	for (size_t k = first; k < n; k++)	/* runs of no known machine: the label */
+	/* runs of no known machine or kernel: the label */
+	for (size_t k = first; k < n; k++) {
 		g[k].name = by_host && *g[k].host ? xasprintf("%s@%s", g[k].label,
-							      hostname_of(g[k].host, a, sizeof(a)))
+							      first_line(g[k].host, a, sizeof(a)))
 						  : xstrdup(g[k].label);
+		if (nkernels > 1 && *g[k].kernel) {
+			char *tag = kernel_tag(g[k].kernel, kernels, nkernels);
+			char *name = xasprintf("%s@%s", g[k].name, tag);
+
+			free(tag);
+			free(g[k].name);
+			g[k].name = name;
+		}
+	}
 	for (size_t k = first; k < n; k++) {
 		size_t same = 0, nth = 0;
 		char *name;
 
+		/* the names without a number, compared up to " (" */
 		for (size_t j = first; j < n; j++) {
-			/* the base names, without a number added so far */
-			int alike = by_host ? !strcmp(hostname_of(g[j].host, a, sizeof(a)),
-						      hostname_of(g[k].host, b, sizeof(b)))
-					    : 1;
+			size_t lj = strcspn(g[j].name, " "), lk = strcspn(g[k].name, " ");
+			int alike = lj == lk && !strncmp(g[j].name, g[k].name, lk);
 
 			same += alike;
 			nth += alike && j <= k;
@@ -298,8 +386,8 @@ static void name_rows(struct report_row *g, size_t first, size_t n, char **hosts
 }
 
 /* One row per label, configuration and, where the label's runs come from
- * several machines, machine, with valid runs; labels in the given order, a
- * label's rows in the order they were first run. */
+ * several machines or kernels, machine and kernel, with valid runs; labels
+ * in the given order, a label's rows in the order they were first run. */
 static struct report_row *make_rows(const struct store *st, char **labels, size_t nlabels,
 				    size_t *out)
 {
@@ -307,8 +395,9 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 	size_t n = 0;
 
 	for (size_t l = 0; l < nlabels; l++) {
-		size_t first = n, nhosts;
-		char **hosts = label_hosts(st, labels[l], &nhosts);
+		size_t first = n, nhosts, nkernels;
+		char **hosts = label_values(st, labels[l], host_of, &nhosts);
+		char **kernels = label_values(st, labels[l], kernel_of, &nkernels);
 
 		for (size_t i = 0; i < st->nruns; i++) {
 			const struct run *u = &st->runs[i];
@@ -320,17 +409,19 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 				seen = report_row_has(&g[k], u);
 			if (seen)
 				continue;
-			g = xrealloc(g, (n + 1) * sizeof(*g));
+			g = xreallocarray(g, n + 1, sizeof(*g));
 			memset(&g[n], 0, sizeof(*g));
 			g[n].label = labels[l];
 			g[n].identity = u->workload;
 			g[n].load_session = u->load_session;
-			g[n].probe = u->probe != NULL;
+			g[n].probe = u->probe_profile;
 			g[n].host = nhosts > 1 ? host_of(u) : NULL;
+			g[n].kernel = nkernels > 1 ? kernel_of(u) : NULL;
 			n++;
 		}
-		name_rows(g, first, n, hosts, nhosts);
+		name_rows(g, first, n, hosts, nhosts, kernels, nkernels);
 		free(hosts);
+		free(kernels);
 	}
 	for (size_t k = 0; k < n; k++) {
 		char **seen = NULL;
@@ -340,7 +431,7 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 
 			if (!report_row_has(&g[k], u) || has(seen, g[k].nsessions, u->session))
 				continue;
-			seen = xrealloc(seen, (g[k].nsessions + 1) * sizeof(*seen));
+			seen = xreallocarray(seen, g[k].nsessions + 1, sizeof(*seen));
 			seen[g[k].nsessions++] = u->session;
 		}
 		free(seen);
@@ -351,7 +442,7 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 			if (!label || !session || strcmp(label, g[k].label) ||
 			    !has_session(st, &g[k], session))
 				continue;
-			g[k].envs = xrealloc(g[k].envs, (g[k].nenvs + 1) * sizeof(*g[k].envs));
+			g[k].envs = xreallocarray(g[k].envs, g[k].nenvs + 1, sizeof(*g[k].envs));
 			g[k].envs[g[k].nenvs++] = &st->envs[e];
 		}
 	}
@@ -425,10 +516,7 @@ static void session_ratio(const struct store *st, struct report *r, size_t g, si
 {
 	struct report_row *row = &r->rows[g];
 	struct cell *c = cell_at(r, g, t);
-	struct sel ls = { row->label, r->types[t], row->identity, row->load_session, row->probe,
-			  row->host };
-	struct sel ns = { row->label, "noload", row->identity, row->load_session, row->probe,
-			  row->host };
+	struct sel ls = row_sel(row, r->types[t]), ns = row_sel(row, "noload");
 	double *lv = xcalloc(st->nruns + 1, sizeof(double));
 	double *nv = xcalloc(st->nruns + 1, sizeof(double));
 	struct strata l = { 0 }, nl = { 0 };
@@ -446,7 +534,7 @@ static void session_ratio(const struct store *st, struct report *r, size_t g, si
 
 		if (!selected(u, &ls) || has(seen, nseen, u->session))
 			continue;
-		seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+		seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
 		seen[nseen++] = u->session;
 		nu = session_times(st, &ls, u->session, lv);
 		nn = session_times(st, &ns, u->session, nv);
@@ -477,19 +565,46 @@ static void session_ratio(const struct store *st, struct report *r, size_t g, si
 	free(nv);
 }
 
-/* The machine of a row's runs that base's (another label, or NULL: the
- * row's own) are taken from: the row's, where base has valid runs on it,
- * else any (a comparison across machines, which the differences show). */
-static const char *base_host(const struct store *st, const char *base,
-			     const struct report_row *row)
+/* The machine (or kernel: of) of a row's runs, mine, that base's (another
+ * label, or NULL: the row's own) are taken from: the row's, where base has
+ * valid runs on it, else any (a comparison across machines or kernels,
+ * which the differences show). */
+static const char *base_match(const struct store *st, const char *base, const char *mine,
+			      const char *(*of)(const struct run *))
 {
-	if (!row->host || !base)
-		return row->host;
+	if (!mine || !base)
+		return mine;
 	for (size_t i = 0; i < st->nruns; i++)
 		if (st->runs[i].valid && !strcmp(st->runs[i].label, base) &&
-		    !strcmp(host_of(&st->runs[i]), row->host))
-			return row->host;
+		    !strcmp(of(&st->runs[i]), mine))
+			return mine;
 	return NULL;
+}
+
+/* The runs of base (NULL: the row's own) of type type to set beside row's:
+ * of its workload and probe, loads' session as load_session; of the base's
+ * machine and kernel where it is pinned to a row, else of the row's where
+ * the base has runs there. */
+static struct sel base_sel(const struct store *st, const struct report_base *b,
+			   const struct report_row *row, const char *type, int load_session)
+{
+	const char *label = b ? b->label : NULL;
+	struct sel s = { label ? label : row->label, type, row->identity, load_session, row->probe,
+			 b && b->host ? b->host : base_match(st, label, row->host, host_of),
+			 b && b->kernel ? b->kernel : base_match(st, label, row->kernel, kernel_of) };
+
+	return s;
+}
+
+static int same_or_any(const char *pin, const char *mine)
+{
+	return !pin || (mine && !strcmp(pin, mine));
+}
+
+int report_base_is_row(const struct report_base *b, const struct report_row *g)
+{
+	return !strcmp(b->label, g->label) && same_or_any(b->host, g->host) &&
+	       same_or_any(b->kernel, g->kernel);
 }
 
 /* Divide by a noload of the same workload and configuration only: by
@@ -499,8 +614,8 @@ static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 {
 	const struct report_row *row = &r->rows[g];
 	struct cell *c = cell_at(r, g, t), nl;
-	struct sel s = { r->ratio_base ? r->ratio_base : row->label, "noload", row->identity,
-			 row->load_session, row->probe, base_host(st, r->ratio_base, row) };
+	struct sel s = base_sel(st, r->ratio_base ? &r->ratio_ref : NULL, row, "noload",
+				row->load_session);
 
 	if (!r->ratio_base && !r->pool_noload) {
 		session_ratio(st, r, g, t);
@@ -513,7 +628,8 @@ static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 	}
 	c->ratio = c->time.mean / nl.time.mean;
 	/* a noload divided by itself is 1 exactly, with no interval */
-	if (strcmp(s.label, row->label) || strcmp(r->types[t], "noload"))
+	if ((r->ratio_base && !report_base_is_row(&r->ratio_ref, row)) ||
+	    strcmp(r->types[t], "noload"))
 		ratio_interval(&c->time, &nl.time, REPORT_LEVEL, &c->ratio, &c->ratio_lo,
 			       &c->ratio_hi);
 }
@@ -565,30 +681,47 @@ static void significance(const struct store *st, struct report *r)
 	 * runs (a comparison made with --load-session) */
 	int base_session = 1;
 
-	for (size_t g = 0; g < r->nrows; g++)
-		if (!strcmp(r->rows[g].label, r->test_base) && !r->rows[g].load_session)
+	/* from the store: the baseline need not be one of the rows shown */
+	for (size_t i = 0; i < st->nruns; i++)
+		if (st->runs[i].valid && !strcmp(st->runs[i].label, r->test_ref.label) &&
+		    !st->runs[i].load_session)
 			base_session = 0;
+	/* a label whose runs split into rows by kernel (a patched and an
+	 * unpatched build of one release): the first of its rows shown is the
+	 * reference, the others are tested against it (rows split by machine
+	 * are each tested against their own machine's runs: base_sel()) */
+	for (size_t g = 0; g < r->nrows && !r->test_ref.host && !r->test_ref.kernel; g++) {
+		const struct report_row *row = &r->rows[g];
+
+		if (!strcmp(row->label, r->test_ref.label) && row->load_session == base_session &&
+		    row->kernel && !row->host) {
+			r->test_ref.kernel = row->kernel;
+			r->test_base = row->name;
+		}
+	}
 	for (size_t g = 0; g < r->nrows; g++) {
 		struct report_row *row = &r->rows[g];
 
-		row->reference = !strcmp(row->label, r->test_base) &&
+		row->reference = report_base_is_row(&r->test_ref, row) &&
 				 row->load_session == base_session;
 		if (row->reference) {
 			for (size_t t = 0; t < r->ntypes; t++) {
 				untested(&cell_at(r, g, t)->t_time, "baseline");
 				untested(&cell_at(r, g, t)->t_loads, "baseline");
+				cell_at(r, g, t)->base = 1;
 			}
 			continue;
 		}
 		r->compared++;
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct cell *c = cell_at(r, g, t), ref;
-			struct sel s = { r->test_base, r->types[t], row->identity, base_session,
-					 row->probe, base_host(st, r->test_base, row) };
+			struct sel s = base_sel(st, &r->test_ref, row, r->types[t], base_session);
 
 			if (!c->n)
 				continue;
 			fill_cell(st, &s, &ref);
+			if (ref.n)
+				c->time_change = (c->time.mean / ref.time.mean - 1) * 100;
 			welch_cell(r, &c->t_time, &c->time, &ref.time);
 			if (c->has_load)
 				welch_cell(r, &c->t_loads, &c->loads, &ref.loads);
@@ -611,29 +744,133 @@ void report_free(struct report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The labels asked for (all when none is), each named one without valid
- * runs reported. */
-static void select_labels(const struct store *st, const struct report_opts *o,
-			  struct report *r)
+/* Whether arg names a row of label: "label@..." or "label (k)", as
+ * name_rows() names a label's rows. */
+static int names_row_of(const char *arg, const char *label)
+{
+	size_t n = strlen(label);
+
+	return !strncmp(arg, label, n) && (arg[n] == '@' || arg[n] == ' ');
+}
+
+/* The base named: a label with runs, or a row's name, pinned to that row's
+ * machine and kernel.  0, or -1 when it names neither. */
+static int resolve_base(const struct store *st, const char *name, struct report_base *b)
+{
+	memset(b, 0, sizeof(*b));
+	for (size_t i = 0; i < st->nruns; i++)
+		if (!strcmp(st->runs[i].label, name)) {
+			b->label = st->runs[i].label;
+			return 0;
+		}
+	for (size_t i = 0; i < st->nruns && !b->label; i++) {
+		char *label = st->runs[i].label;
+		struct report_row *g;
+		size_t n;
+
+		if (!names_row_of(name, label))
+			continue;
+		g = make_rows(st, &label, 1, &n);
+		for (size_t k = 0; k < n; k++) {
+			if (!b->label && !strcmp(g[k].name, name))
+				*b = (struct report_base){ label, g[k].host, g[k].kernel };
+			free(g[k].name);
+			free(g[k].envs);
+		}
+		free(g);
+	}
+	return b->label ? 0 : -1;
+}
+
+/* The labels asked for (all when none is); a row's name (name_rows()) asks
+ * for its label, and keep_rows() then keeps that row of it.  0, or -1 with
+ * why naming the labels that have runs when one asked for has none. */
+static int select_labels(const struct store *st, const struct report_opts *o,
+			 struct report *r, char *why, size_t len)
 {
 	size_t k = 0;
 
 	r->labels = distinct(st, 0, &r->nlabels);
 	if (!o->nlabels)
-		return;
-	for (size_t i = 0; i < o->nlabels; i++)
-		if (!has(r->labels, r->nlabels, o->labels[i]))
-			msg("no valid runs stored for label '%s'", o->labels[i]);
-	for (size_t i = 0; i < r->nlabels; i++)
-		if (has(o->labels, o->nlabels, r->labels[i]))
+		return 0;
+	qsort(r->labels, r->nlabels, sizeof(*r->labels), by_version);
+	for (size_t i = 0; i < o->nlabels; i++) {
+		int row = 0;
+
+		for (size_t l = 0; l < r->nlabels && !row; l++)
+			row = names_row_of(o->labels[i], r->labels[l]);
+		if (row || has(r->labels, r->nlabels, o->labels[i]))
+			continue;
+		k = (size_t)snprintf(why, len, "no valid runs stored for label '%s' (labels with "
+				     "runs:", o->labels[i]);
+		for (size_t j = 0; j < r->nlabels && k < len; j++)
+			k += (size_t)snprintf(why + k, len - k, "%s %s", j ? "," : "", r->labels[j]);
+		if (k < len)
+			snprintf(why + k, len - k, "%s)", r->nlabels ? "" : " none");
+		return -1;
+	}
+	for (size_t i = 0; i < r->nlabels; i++) {
+		int asked = has(o->labels, o->nlabels, r->labels[i]);
+
+		for (size_t a = 0; a < o->nlabels && !asked; a++)
+			asked = names_row_of(o->labels[a], r->labels[i]);
+		if (asked)
 			r->labels[k++] = r->labels[i];
+	}
 	r->nlabels = k;
+	return 0;
 }
 
-/* The run types of the labels shown. */
-static void select_types(const struct store *st, struct report *r)
+/* The rows asked for: those of a label named, and those named by their
+ * row's name; a name that fits a label but none of its rows reported. */
+static void keep_rows(struct report *r, const struct report_opts *o)
 {
 	size_t k = 0;
+
+	if (!o->nlabels)
+		return;
+	for (size_t a = 0; a < o->nlabels; a++) {
+		int found = has(r->labels, r->nlabels, o->labels[a]);
+
+		for (size_t g = 0; g < r->nrows && !found; g++)
+			found = !strcmp(r->rows[g].name, o->labels[a]);
+		for (size_t l = 0; l < r->nlabels && !found; l++) {
+			if (names_row_of(o->labels[a], r->labels[l])) {
+				msg("no row named '%s'", o->labels[a]);
+				found = 1;
+			}
+		}
+	}
+	for (size_t g = 0; g < r->nrows; g++) {
+		if (has(o->labels, o->nlabels, r->rows[g].label) ||
+		    has(o->labels, o->nlabels, r->rows[g].name)) {
+			r->rows[k++] = r->rows[g];
+			continue;
+		}
+		free(r->rows[g].name);
+		free(r->rows[g].envs);
+	}
+	r->nrows = k;
+}
+
+/* Whether name is one of list's comma-separated names. */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0'))
+		if (strcspn(p, ",") == n && !strncmp(p, name, n))
+			return 1;
+	return 0;
+}
+
+/* The run types of the labels shown, those of --type only (o->types); 0,
+ * or -1 with why when a type asked for has no runs, naming those that do. */
+static int select_types(const struct store *st, const struct report_opts *o, struct report *r,
+			char *why, size_t len)
+{
+	size_t k = 0;
+	char *all = NULL, *missing = NULL;
 
 	r->types = distinct(st, 1, &r->ntypes);
 	for (size_t t = 0; t < r->ntypes; t++) {
@@ -646,17 +883,48 @@ static void select_types(const struct store *st, struct report *r)
 			r->types[k++] = r->types[t];
 	}
 	r->ntypes = k;
+	if (!o->types)
+		return 0;
+	qsort(r->types, r->ntypes, sizeof(*r->types), by_rank);
+	for (size_t t = 0; t < r->ntypes; t++)
+		append(&all, "%s%s", t ? ", " : "", r->types[t]);
+	for (const char *p = o->types; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0')) {
+		int found = 0;
+
+		for (size_t t = 0; t < r->ntypes && !found; t++)
+			found = strlen(r->types[t]) == strcspn(p, ",") &&
+				!strncmp(r->types[t], p, strcspn(p, ","));
+		if (!found)
+			append(&missing, "%s'%.*s'", missing ? ", " : "", (int)strcspn(p, ","), p);
+	}
+	if (missing) {
+		whyf(why, len, "--type: no valid runs of %s in the rows shown; their run types: %s",
+		     missing, all ? all : "none");
+		free(missing);
+		free(all);
+		return -1;
+	}
+	free(all);
+	k = 0;
+	for (size_t t = 0; t < r->ntypes; t++)
+		if (in_list(o->types, r->types[t]))
+			r->types[k++] = r->types[t];
+	r->ntypes = k;
+	return 0;
 }
 
-/* The label the rows are tested against: --baseline, else the first label
- * named that has runs, else the first in sort order. */
-static const char *test_base(const struct report *r, const struct report_opts *o)
+/* The label or row the rows are tested against: --baseline, else the first
+ * label or row named that has runs, else the first label in sort order;
+ * its runs in *b. */
+static const char *test_base(const struct report *r, const struct report_opts *o,
+			     struct report_base *b)
 {
-	if (o->baseline)
+	if (o->baseline && !resolve_base(r->st, o->baseline, b))
 		return o->baseline;
 	for (size_t i = 0; i < o->nlabels; i++)
-		if (has(r->labels, r->nlabels, o->labels[i]))
+		if (!resolve_base(r->st, o->labels[i], b))
 			return o->labels[i];
+	resolve_base(r->st, r->labels[0], b);
 	return r->labels[0];
 }
 
@@ -665,14 +933,20 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 {
 	memset(r, 0, sizeof(*r));
 	r->alpha = o->alpha > 0 ? o->alpha : ALPHA_DEFAULT;
-	select_labels(st, o, r);
-	select_types(st, r);
+	if (select_labels(st, o, r, why, len) || select_types(st, o, r, why, len)) {
+		report_free(r);
+		return -1;
+	}
 	if (o->baseline) {
-		struct sel s = { o->baseline, "noload", NULL, -1, -1, NULL };
-		struct cell b;
+		struct report_base *b = &r->ratio_ref;
+		struct sel s;
+		struct cell nl;
 
-		fill_cell(st, &s, &b);
-		if (!b.n) {
+		if (resolve_base(st, o->baseline, b))
+			b->label = o->baseline;	/* no runs: said below */
+		s = (struct sel){ b->label, "noload", NULL, -1, -1, b->host, b->kernel };
+		fill_cell(st, &s, &nl);
+		if (!nl.n) {
 			report_free(r);
 			return whyf(why, len, "baseline '%s' has no valid noload run to divide by",
 				    o->baseline);
@@ -687,13 +961,13 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	r->st = st;
 	r->ratio_base = o->baseline;
 	r->pool_noload = o->pool_noload;
-	r->test_base = test_base(r, o);
+	r->test_base = test_base(r, o, &r->test_ref);
 	r->rows = make_rows(st, r->labels, r->nlabels, &r->nrows);
+	keep_rows(r, o);
 	r->cells = xcalloc(r->nrows * r->ntypes, sizeof(*r->cells));
 	for (size_t g = 0; g < r->nrows; g++) {
 		for (size_t t = 0; t < r->ntypes; t++) {
-			struct sel s = { r->rows[g].label, r->types[t], r->rows[g].identity,
-					 r->rows[g].load_session, r->rows[g].probe, r->rows[g].host };
+			struct sel s = row_sel(&r->rows[g], r->types[t]);
 
 			fill_cell(st, &s, cell_at(r, g, t));
 			if (cell_at(r, g, t)->n)
@@ -706,12 +980,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 
 /* ---- notes under the tables ------------------------------------------------ */
 
-/* One note under the tables, as the format writes it; the first is set off
- * by a blank line. */
-static void note(struct report_out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note(struct report_out *o, const char *fmt, ...)
+void report_note(struct report_out *o, const char *fmt, ...)
 {
 	va_list ap;
 	char *line;
@@ -725,22 +994,6 @@ static void note(struct report_out *o, const char *fmt, ...)
 	free(line);
 }
 
-/* s = s + formatted */
-static void append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void append(char **s, const char *fmt, ...)
-{
-	va_list ap;
-	char *more, *all;
-
-	va_start(ap, fmt);
-	more = xvasprintf(fmt, ap);
-	va_end(ap);
-	all = xasprintf("%s%s", *s ? *s : "", more);
-	free(more);
-	free(*s);
-	*s = all;
-}
 
 /* Fields that differ from row to row by design, or say nothing about the
  * measurement.  The kernel is what the rows compare. */
@@ -809,7 +1062,7 @@ static void add_value(char ***v, size_t *n, char *nv)
 		free(nv);
 		return;
 	}
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = nv;
 }
 
@@ -860,7 +1113,7 @@ char *report_row_value(const struct report *r, const struct report_row *g, const
 	if (!strcmp(key, "load_session"))
 		return xstrdup(g->load_session ? "yes" : "no");
 	if (!strcmp(key, "probe"))
-		return xstrdup(g->probe ? "yes" : "no");
+		return xstrdup(probe_profiles[g->probe].name);
 	if (!strcmp(key, "flush") && !raw)
 		return row_flush(r, g, count);
 	for (size_t e = 0; e < g->nenvs; e++) {
@@ -882,8 +1135,7 @@ char *report_cell_param(const struct report *r, size_t g, size_t t, const char *
 			size_t *count)
 {
 	const struct report_row *row = &r->rows[g];
-	struct sel s = { row->label, r->types[t], row->identity, row->load_session, row->probe,
-			 row->host };
+	struct sel s = row_sel(row, r->types[t]);
 	char **vals = NULL;
 	size_t n = 0;
 
@@ -907,7 +1159,7 @@ static void add_key(char ***keys, size_t *n, const char *key)
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*keys)[i], key))
 			return;
-	*keys = xrealloc(*keys, (*n + 1) * sizeof(**keys));
+	*keys = xreallocarray(*keys, *n + 1, sizeof(**keys));
 	(*keys)[(*n)++] = (char *)key;
 }
 
@@ -945,48 +1197,157 @@ char **report_param_keys(const struct report *r, size_t t, size_t *n)
 	return keys;
 }
 
-/* Whether row j's machine is that of an earlier row of i..j. */
-static int host_seen(const struct report *r, size_t i, size_t j)
+/* Whether row j's machine (or kernel: kernel) is that of an earlier row of
+ * i..j. */
+static int seen_in(const struct report *r, size_t i, size_t j, int kernel)
 {
 	for (size_t k = i; k < j; k++)
-		if (!strcmp(r->rows[k].host, r->rows[j].host))
+		if (!strcmp(kernel ? r->rows[k].kernel : r->rows[k].host,
+			    kernel ? r->rows[j].kernel : r->rows[j].host))
 			return 1;
 	return 0;
 }
 
-/* Under the tables, a line for each label split by machine, workload or
- * configuration. */
+/* Under the tables, a line for each label split by machine, kernel,
+ * workload or configuration; each kernel of a label split by kernel in
+ * full (release and version), for the reader to tell them apart. */
 static void print_splits(struct report_out *o, const struct report *r)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
 		size_t k = i;
-		int sessions = r->rows[i].load_session | r->rows[i].probe;
+		int sessions = 0;	/* the rows differ in configuration */
 		char *line = NULL;
 
 		while (k + 1 < r->nrows && r->rows[k + 1].label == r->rows[i].label) {
 			k++;
-			sessions |= r->rows[k].load_session | r->rows[k].probe;
+			sessions |= r->rows[k].load_session != r->rows[i].load_session ||
+				    r->rows[k].probe != r->rows[i].probe;
 		}
 		if (k > i) {
-			size_t hosts = 0;
+			size_t hosts = 0, kernels = 0;
 
 			for (size_t j = i; j <= k; j++) {
 				append(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
 				       r->rows[j].name);
-				hosts += r->rows[j].host && !host_seen(r, i, j);
+				hosts += r->rows[j].host && !seen_in(r, i, j, 0);
+				kernels += r->rows[j].kernel && !seen_in(r, i, j, 1);
 			}
-			if (hosts > 1)
-				note(o, "%s: %s measured on %zu machines%s, shown apart", line,
+			if (kernels > 1)
+				report_note(o, "%s: %s measured on %zu kernels%s, shown apart", line,
+				     r->rows[i].label, kernels, hosts > 1 ? " and machines" : "");
+			else if (hosts > 1)
+				report_note(o, "%s: %s measured on %zu machines%s, shown apart", line,
 				     r->rows[i].label, hosts, k - i + 1 > hosts ?
 				     " and in several workloads or configurations" : "");
 			else
-				note(o, "%s: %s measured %s %zu %s, shown apart", line,
+				report_note(o, "%s: %s measured %s %zu %s, shown apart", line,
 				     r->rows[i].label, sessions ? "in" : "on", k - i + 1,
 				     sessions ? "configurations" : "workloads");
 			free(line);
+			for (size_t j = i; kernels > 1 && j <= k; j++) {
+				char *kernel;
+
+				if (!*r->rows[j].kernel || seen_in(r, i, j, 1))
+					continue;
+				kernel = xstrdup(r->rows[j].kernel);
+				kernel[strcspn(kernel, "\n")] = ' ';	/* release version */
+				report_note(o, "%s: kernel %s", r->rows[j].name, printable(kernel));
+				free(kernel);
+			}
 		}
 		i = k;
 	}
+}
+
+/* Whether the n bytes at w are a word of every value of vals (NULL: none). */
+static int word_everywhere(char *const *vals, size_t nvals, const char *w, size_t n)
+{
+	for (size_t i = 0; i < nvals; i++) {
+		const char *p = vals[i];
+		int found = 0;
+
+		while (p && *p && !found) {
+			size_t len = strcspn(p, " ");
+
+			found = len == n && !strncmp(p, w, n);
+			p += len;
+			p += strspn(p, " ");
+		}
+		if (vals[i] && !found)
+			return 0;
+	}
+	return 1;
+}
+
+/* The values as shown: where one is long (a kernel command line) and the
+ * values share words, each without those words (*cut set); else copies.
+ * The caller frees the array and its strings. */
+static char **shorten(char *const *vals, size_t nvals, int *cut)
+{
+	char **out = xcalloc(nvals, sizeof(*out));
+	int long_one = 0;
+
+	*cut = 0;
+	for (size_t i = 0; i < nvals; i++)
+		long_one |= vals[i] && strlen(vals[i]) > 40;
+	for (size_t i = 0; i < nvals; i++) {
+		const char *p = vals[i];
+
+		if (!p)
+			continue;
+		out[i] = xstrdup("");
+		while (*p) {
+			size_t len = strcspn(p, " ");
+			char *more;
+
+			if (long_one && len && word_everywhere(vals, nvals, p, len)) {
+				*cut = 1;
+			} else if (len) {
+				more = xasprintf("%s%s%.*s", out[i], *out[i] ? " " : "", (int)len, p);
+				free(out[i]);
+				out[i] = more;
+			}
+			p += len;
+			p += strspn(p, " ");
+		}
+	}
+	for (size_t i = 0; i < nvals; i++) {
+		if (!vals[i] || (*cut && *out[i]))
+			continue;
+		free(out[i]);
+		out[i] = xstrdup(*cut ? "(no other word)" : vals[i]);
+	}
+	return out;
+}
+
+/* "  NAME  VALUE", the name padded to w, the value wrapped at the words to
+ * the report's width (none: one line), its further lines under its first. */
+static void note_wrapped(struct report_out *o, int w, const char *name, const char *value)
+{
+	int indent = 2 + w + 2;
+	char *line = xasprintf("  %-*s  ", w, name);
+	const char *p = value;
+	int first = 1;
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+		char *more;
+
+		if (!first && o->width && (int)(strlen(line) + 1 + len) > o->width) {
+			report_note(o, "%s", line);
+			free(line);
+			line = xasprintf("%*s", indent, "");
+			first = 1;
+		}
+		more = xasprintf("%s%s%.*s", line, first ? "" : " ", (int)len, p);
+		free(line);
+		line = more;
+		first = 0;
+		p += len;
+		p += strspn(p, " ");
+	}
+	report_note(o, "%s", line);
+	free(line);
 }
 
 /* One line of the differences, under their heading, when the rows' values
@@ -996,8 +1357,8 @@ static void difference(struct report_out *o, const struct report *r, const char 
 		       char *const *vals, const size_t *count, int *header)
 {
 	const char *first = NULL;
-	char *line = NULL;
-	int differ = 0;
+	char *line = NULL, **short_vals;
+	int differ = 0, cut, comma = 0, w = 0;
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		if (!vals[i])
@@ -1011,11 +1372,31 @@ static void difference(struct report_out *o, const struct report *r, const char 
 	if (!differ)
 		return;
 	if (!(*header)++)
-		note(o, "Measured differently (besides the kernel):");
-	for (size_t i = 0, n = 0; i < r->nrows; i++)
-		if (vals[i])
-			append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name, vals[i]);
-	note(o, "%s:%s", name, line);
+		report_note(o, "Measured differently (besides the kernel):");
+	/* "contest: ..." would read as one of contest's messages */
+	if (!strcmp(name, "contest"))
+		name = "contest version";
+	short_vals = shorten(vals, r->nrows, &cut);
+	for (size_t i = 0, n = 0; i < r->nrows; i++) {
+		if (!vals[i])
+			continue;
+		append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name, short_vals[i]);
+		comma |= strchr(short_vals[i], ',') != NULL;
+		if ((int)strlen(r->rows[i].name) > w)
+			w = (int)strlen(r->rows[i].name);
+	}
+	if (!cut && !comma && (!o->width || (int)(strlen(name) + 1 + strlen(line)) <= o->width)) {
+		report_note(o, "%s:%s", name, line);
+	} else {
+		/* a row a line, its value wrapped for a mail */
+		report_note(o, "%s%s:", name, cut ? " (the words every row has left out)" : "");
+		for (size_t i = 0; i < r->nrows; i++)
+			if (vals[i])
+				note_wrapped(o, w, r->rows[i].name, short_vals[i]);
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		free(short_vals[i]);
+	free(short_vals);
 	free(line);
 }
 
@@ -1081,11 +1462,16 @@ static void print_differences(struct report_out *o, const struct report *r)
 /* One line: what a '*' means, or why no test was made.  Where some cells
  * were tested and others not, both fit on the line for a short baseline
  * label; past 80 columns the reason goes on a line of its own. */
+const char *report_untested_why(const struct report *r)
+{
+	return r->few && r->flat ? "fewer than 2 valid runs on a side, or no spread"
+	       : r->few ? "fewer than 2 valid runs on a side"
+	       : "no spread on either side";
+}
+
 static void print_legend(struct report_out *o, const struct report *r)
 {
-	const char *why = r->few && r->flat ? "fewer than 2 valid runs on a side, or no spread"
-			: r->few ? "fewer than 2 valid runs on a side"
-			: "no spread on either side";
+	const char *why = report_untested_why(r);
 	const char *brief = r->few && r->flat ? "< 2 runs or no spread"
 			  : r->few ? "< 2 runs" : "no spread";
 	char *star;
@@ -1093,18 +1479,18 @@ static void print_legend(struct report_out *o, const struct report *r)
 	if (!r->compared)
 		return;
 	if (!r->tests) {
-		note(o, "No significance test against %s: %s", r->test_base, why);
+		report_note(o, "No significance test against %s: %s", r->test_base, why);
 		return;
 	}
 	star = xasprintf("* differs from %s (Welch's t-test, Holm-adjusted p < %g)",
 			 r->test_base, r->alpha);
 	if (!r->few && !r->flat) {
-		note(o, "%s", star);
+		report_note(o, "%s", star);
 	} else if (strlen(star) + strlen("; no test: ") + strlen(brief) <= 80) {
-		note(o, "%s; no test: %s", star, brief);
+		report_note(o, "%s; no test: %s", star, brief);
 	} else {
-		note(o, "%s", star);
-		note(o, "No test where: %s", why);
+		report_note(o, "%s", star);
+		report_note(o, "No test where: %s", why);
 	}
 	free(star);
 }
@@ -1128,11 +1514,11 @@ static void print_ratio_notes(struct report_out *o, const struct report *r)
 	const char *scope = report_noload_scope(r);
 
 	if (scope)
-		note(o, "Ratio: Times over %s (%s)", scope,
+		report_note(o, "Ratio: Times over %s (%s)", scope,
 		     r->pool_noload ? "--pool-noload" : "--pool-noload pools the sessions");
 	for (size_t g = 0; g < r->nrows; g++)
 		if (r->rows[g].unpaired)
-			note(o, "%s: %zu run%s of sessions without a noload left out of its Ratios",
+			report_note(o, "%s: %zu run%s of sessions without a noload left out of its Ratios",
 			     r->rows[g].name, r->rows[g].unpaired,
 			     r->rows[g].unpaired == 1 ? "" : "s");
 }
@@ -1170,7 +1556,7 @@ static void print_noise(struct report_out *o, const struct report *r)
 		const struct cell *c = report_noload_of(r, g);
 
 		if (c && c->n >= 2)
-			note(o, "%-*s noise: %.1f%% over %zu runs", report_label_width(r),
+			report_note(o, "%-*s noise: %.1f%% over %zu runs", report_label_width(r),
 			     r->rows[g].name, summary_cv(&c->time) * 100, c->n);
 	}
 }
@@ -1201,6 +1587,17 @@ static void fmt_loads(const struct cell *c, char *buf, size_t len)
 	format_loads(c->loads.mean, buf, len);
 }
 
+/* Time's change against the test base's: "+4.2%", the base's own "base". */
+static void fmt_change(const struct cell *c, char *buf, size_t len)
+{
+	if (c->base)
+		snprintf(buf, len, "base");
+	else if (isnan(c->time_change))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", c->time_change);
+}
+
 static void fmt_ci(const struct cell *c, char *buf, size_t len)
 {
 	if (isnan(c->ratio_lo))
@@ -1220,6 +1617,9 @@ static const struct column col_loads = { "Loads", 6, MARK_LOADS, fmt_loads, 0, 0
 static const struct column col_lcpu = NUM("LCPU%", 6, MARK_NONE, lcpu.mean, 0);
 static const struct column col_ratio = NUM("Ratio", 6, MARK_NONE, ratio, 2);
 static const struct column col_ci = { "95% CI", 10, MARK_NONE, fmt_ci, 0, 0 };
+static const struct column col_change = { "Change", 6, MARK_TIME, fmt_change, 0, 0 };
+static const struct column col_min = NUM("Min", 6, MARK_NONE, time.min, 1);
+static const struct column col_max = NUM("Max", 6, MARK_NONE, time.max, 1);
 /* --columns */
 static const struct column col_extra[] = {
 	NUM("Loads/s", 7, MARK_NONE, loads_per_s, 2),
@@ -1229,10 +1629,13 @@ static const struct column col_extra[] = {
 	NUM("MajFlt", 6, MARK_NONE, majflt, 0),
 	NUM("SwpIn", 5, MARK_NONE, pswpin, 0),
 	NUM("SwpOut", 6, MARK_NONE, pswpout, 0),
+	NUM("CPUwt", 5, MARK_NONE, cpu_wait, 1),
+	NUM("IOdly", 5, MARK_NONE, io_wait, 1),
 };
 
-/* The columns of the tables: the 2002 layout, with the spread (--stats)
- * and the system figures (--columns). */
+/* The columns of the tables: the 2002 layout, with the spread, Time's
+ * change against the test base and its range (--stats), and the system
+ * figures (--columns). */
 static size_t pick_columns(const struct report_opts *o, const struct column **cols)
 {
 	size_t n = 0;
@@ -1245,8 +1648,12 @@ static size_t pick_columns(const struct report_opts *o, const struct column **co
 	cols[n++] = &col_loads;
 	cols[n++] = &col_lcpu;
 	cols[n++] = &col_ratio;
-	if (o->stats)
+	if (o->stats) {
 		cols[n++] = &col_ci;
+		cols[n++] = &col_change;
+		cols[n++] = &col_min;
+		cols[n++] = &col_max;
+	}
 	for (size_t i = 0; o->columns && i < ARRAY_SIZE(col_extra); i++)
 		cols[n++] = &col_extra[i];
 	return n;
@@ -1321,7 +1728,7 @@ static void print_paging(struct report_out *o, const struct report *r, size_t t)
 			if (swap && !strcmp(swap, "0"))
 				strcpy(swap, "no");
 		}
-		note(o, "%s: %s", r->rows[g].name, swap && !strcmp(swap, "no") ?
+		report_note(o, "%s: %s", r->rows[g].name, swap && !strcmp(swap, "no") ?
 		     "no swap: mem_load did not page" : "mem_load did not page (no page swapped out)");
 		free(swap);
 	}
@@ -1333,8 +1740,14 @@ void report_tables(FILE *f, const struct report *r, const struct report_opts *op
 				 struct report_table *tb),
 		   void (*line)(FILE *f, const char *text))
 {
-	struct report_out o = { f, line, 0 };
+	struct report_out o = { f, line, 0, opts->format == REPORT_TEXT ? MAIL_WIDTH : 0 };
+	struct latency l;
+	char why[128];
+	/* the probe's p99s under each table, where some row ran it */
+	int lat = !opts->no_latency && latency_build(r, &l, why, sizeof(why)) == 0;
 
+	if (opts->header > 0 || (!opts->header && opts->format == REPORT_MARKDOWN))
+		report_header(&o, r);
 	for (size_t t = 0; t < r->ntypes; t++) {
 		struct report_table tb;
 
@@ -1344,14 +1757,22 @@ void report_tables(FILE *f, const struct report *r, const struct report_opts *op
 		table(f, r, t, &tb);
 		free(tb.text);
 		free(tb.mark);
+		if (lat)
+			latency_p99_line(f, &l, t, opts->format == REPORT_MARKDOWN, MAIL_WIDTH);
 		if (!strcmp(r->types[t], "mem_load"))
 			print_paging(&o, r, t);
 	}
 	print_legend(&o, r);
+	if (opts->stats && r->compared)
+		report_note(&o, "Change: mean Time against %s's (+ slower, - faster); Min, Max: "
+			    "of the runs' Times", r->test_base);
 	print_ratio_notes(&o, r);
+	report_checks(&o, r);
 	print_noise(&o, r);
 	print_splits(&o, r);
 	print_differences(&o, r);
+	if (lat)
+		latency_free(&l);
 }
 
 /* ---- the figures of a cell, by name ----------------------------------------- */
@@ -1444,10 +1865,16 @@ int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 {
 	struct report r;
 
-	if (o->latency && o->format == REPORT_KEYVALUE)
-		return whyf(why, len, "--latency prints text, markdown, csv or json, not keyvalue");
+	if (o->latency && o->delays)
+		return whyf(why, len, "--latency and --delays are two reports: ask for one");
 	if (report_build(st, o, &r, why, len))
 		return -1;
+	if (o->delays) {
+		int rc = report_delays_print(f, &r, o->format, why, len);
+
+		report_free(&r);
+		return rc;
+	}
 	if (o->latency) {
 		int rc = report_latency_print(f, &r, o->format, why, len);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* runsummary.c - contest run --json-summary: what a suite did, as a file a
  * job runner reads without parsing text, and the exit status that says it. */
 #include "config.h"
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "report-format.h"
 #include "runsummary.h"
 #include "store.h"
@@ -84,7 +86,8 @@ int run_summary_write(const char *path, const struct run_outcome *o)
 	struct store st;
 	int have = 0, status = o->status;
 	size_t valid = 0, invalid = 0;
-	char why[512], *tmp;
+	char why[512], *text;
+	size_t n;
 	FILE *f;
 
 	if (store_load(o->results, &st, why, sizeof(why)) == 0)
@@ -94,18 +97,15 @@ int run_summary_write(const char *path, const struct run_outcome *o)
 			*(st.runs[i].valid ? &valid : &invalid) += 1;
 	if (status == 0 && invalid)
 		status = valid ? RUN_EXIT_SOME_INVALID : RUN_EXIT_ALL_INVALID;
-	tmp = xasprintf("%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (f)
-		write_summary(f, o, have ? &st : NULL, status, valid, invalid);
-	if (!f || ferror(f) | fclose(f) || rename(tmp, path)) {
+	f = xopen_memstream(&text, &n);
+	write_summary(f, o, have ? &st : NULL, status, valid, invalid);
+	xclose_memstream(f);
+	if (replace_file(path, text, n)) {
 		msg("cannot write the summary %s: %s", path, strerror(errno));
-		if (f)
-			unlink(tmp);
 		if (status < 128)
 			status = 1;
 	}
-	free(tmp);
+	free(text);
 	if (have)
 		store_free(&st);
 	return status;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* runsummary.h - contest run --json-summary: what a suite did, as a file a
  * job runner reads without parsing text, and the exit status that says it. */
 #ifndef CONTEST_RUNSUMMARY_H

@@ -1,10 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* runtype.c - the run types: noload, cacherun, and one per load. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "registry.h"
 #include "runtype.h"
+#include "util.h"
 
 #define MAX_TYPES 32
 
@@ -59,4 +62,33 @@ size_t runtype_rank(const char *name)
 int runtype_default(const struct runtype *rt)
 {
 	return !rt->load || !(rt->load->flags & (LOAD_TEST_ONLY | LOAD_NEEDS_OTHER));
+}
+
+int runtype_listed(const struct runtype *rt)
+{
+	return !rt->load || !(rt->load->flags & LOAD_TEST_ONLY);
+}
+
+const char *runtype_nearest(const char *word, int loads_only)
+{
+	const char *names[MAX_TYPES];
+	size_t n = 0;
+
+	init();
+	for (size_t i = 0; i < ntypes; i++)
+		if (runtype_listed(&types[i]) && (types[i].load || !loads_only))
+			names[n++] = types[i].name;
+	return nearest_name(word, names, n);
+}
+
+void runtype_names(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	init();
+	buf[0] = '\0';
+	for (size_t i = 0; i < ntypes && at < len; i++)
+		if (runtype_listed(&types[i]))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       types[i].name);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stats.c - the statistics of a report: summaries, intervals and tests. */
 #include "config.h"
 
@@ -32,7 +33,7 @@ void summarise(const double *v, size_t n, struct summary *s)
 		ss += (v[i] - s->mean) * (v[i] - s->mean);
 	s->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
 
-	sorted = xmalloc(n * sizeof(*sorted));
+	sorted = xreallocarray(NULL, n, sizeof(*sorted));
 	memcpy(sorted, v, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	s->min = sorted[0];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stats.h - the statistics of a report: summaries, intervals and tests. */
 #ifndef CONTEST_STATS_H
 #define CONTEST_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* store.c - the results directory: one append-only record file per label. */
 #include "config.h"
 
@@ -45,7 +46,7 @@ char *store_path(const char *dir, const char *label)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t n = strlen(label);
-	char *name = xmalloc(3 * n + 1), *o = name;
+	char *name = xreallocarray(NULL, n + 1, 3), *o = name;	/* 3n + 1 is enough */
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)label[i];
@@ -73,23 +74,44 @@ static int errout(char *why, size_t len, const char *what, const char *path)
 	return -1;
 }
 
-/* Append one whole line, or nothing: a write cut short (a full disk) is
- * cut back off, so the next record never joins a torn line. */
-static int append_line(int fd, const char *line, char *why, size_t len, const char *path)
+/* Take the file at path (fd, or reopened when fd is -1) back to its first
+ * end bytes: a record that failed is cut back off, so the file never holds
+ * a line the suite was told is not stored, and the next never joins a torn
+ * one.  0, or -1 with errno. */
+static int cut_back(int fd, const char *path, off_t end)
 {
-	size_t n = strlen(line);
-	off_t end = lseek(fd, 0, SEEK_END);
-	ssize_t w = write(fd, line, n);
+	int own = fd < 0, ret;
 
-	if (w == (ssize_t)n)
-		return 0;
-	if (w >= 0)
-		errno = ENOSPC;
-	errout(why, len, "cannot append to", path);
-	if (w > 0 && (end < 0 || ftruncate(fd, end)))
-		snprintf(why + strlen(why), len - strlen(why),
-			 "; a partial line is left at its end");
-	return -1;
+	if (own && (fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		return -1;
+	ret = ftruncate(fd, end) || fdatasync(fd) ? -1 : 0;
+	if (own) {
+		int e = errno;
+
+		if (close(fd))
+			ret = -1;
+		else
+			errno = e;
+	}
+	return ret;
+}
+
+/* fsync a directory: a file created in it is there after a crash. */
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = fsync(fd);
+	if (ret) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
 }
 
 /* 128 random bits in hex: a record's id.  Without getrandom(), the time,
@@ -126,8 +148,10 @@ int store_append(const char *dir, const char *label, struct record *r, char *why
 int store_append_line(const char *dir, const char *label, const char *line, char *why,
 		      size_t len)
 {
+	const char *what = NULL;
 	char *path;
-	int fd, ret = 0, created = 0;
+	int fd, created = 0, bad = 0, e = 0;
+	off_t end = 0;
 
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return errout(why, len, "cannot create results directory", dir);
@@ -138,26 +162,46 @@ int store_append_line(const char *dir, const char *label, const char *line, char
 				       RECORD_VERSION);
 
 		created = 1;
-		ret = append_line(fd, head, why, len, path);
+		if (write_all(fd, head, strlen(head)))
+			what = "cannot append to";
 		free(head);
 	} else if (errno == EEXIST) {
 		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0 && (end = lseek(fd, 0, SEEK_END)) < 0)
+			what = "cannot append to";
 	}
 	if (fd < 0) {
-		ret = errout(why, len, "cannot open", path);
+		errout(why, len, "cannot open", path);
 		free(path);
-		return ret;
+		return -1;
 	}
-	if (!ret)
-		ret = append_line(fd, line, why, len, path);
-	if (!ret && fdatasync(fd))
-		ret = errout(why, len, "cannot sync", path);
-	if (close(fd) && !ret)
-		ret = errout(why, len, "cannot close", path);
-	if (ret && created)
-		unlink(path);	/* ours, and holding no record */
+	/* whole, synced, and for a new file its name in the directory too:
+	 * else nothing of it stays */
+	if (!what && write_all(fd, line, strlen(line)))
+		what = "cannot append to";
+	if (!what && fdatasync(fd))
+		what = "cannot sync";
+	if (!what && created && sync_dir(dir))
+		what = "cannot sync the directory of";
+	if (what) {
+		e = errno;
+		/* end < 0: lseek failed, nothing was written */
+		bad = created ? unlink(path) : end >= 0 ? cut_back(fd, path, end) : 0;
+		close(fd);
+	} else if (close(fd)) {
+		what = "cannot close";
+		e = errno;
+		bad = created ? unlink(path) : cut_back(-1, path, end);
+	}
+	if (what) {
+		errno = e;
+		errout(why, len, what, path);
+		if (bad)
+			snprintf(why + strlen(why), len - strlen(why),
+				 "; a partial line may be left at its end");
+	}
 	free(path);
-	return ret;
+	return what ? -1 : 0;
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -246,7 +290,7 @@ static int check_line(const char *line, ssize_t n, struct record *r, char *why, 
 
 	if (n == 0 || line[0] == '#' || (n == 1 && line[0] == '\n'))
 		return 1;
-	if (line[n - 1] != '\n')
+	if (line[n - 1] != '\n' && record_shaped(line, (size_t)n))
 		return whyf(why, len, "truncated line");
 	if (record_decode(line, (size_t)n, r, why, len))
 		return -1;
@@ -320,7 +364,7 @@ static void add_record(void *ctx, struct record *r, const char *line, const char
 		return;
 	}
 	if (!strcmp(r->kind, "env")) {
-		st->envs = xrealloc(st->envs, (st->nenvs + 1) * sizeof(*st->envs));
+		st->envs = xreallocarray(st->envs, st->nenvs + 1, sizeof(*st->envs));
 		st->envs[st->nenvs++] = *r;
 		return;
 	}
@@ -328,7 +372,7 @@ static void add_record(void *ctx, struct record *r, const char *line, const char
 		struct run run;
 
 		if (run_from_record(r, &run, why, sizeof(why)) == 0) {
-			st->runs = xrealloc(st->runs, (st->nruns + 1) * sizeof(*st->runs));
+			st->runs = xreallocarray(st->runs, st->nruns + 1, sizeof(*st->runs));
 			st->runs[st->nruns++] = run;
 		} else {	/* check_line() read it as a run: not reached */
 			msg("%s:%zu: damaged record skipped: %s", path, lineno, why);
@@ -365,7 +409,7 @@ static char **result_files(const char *dir, size_t *n, char *why, size_t len)
 		if (de->d_name[0] == '.' || l <= strlen(SUFFIX) ||
 		    strcmp(de->d_name + l - strlen(SUFFIX), SUFFIX))
 			continue;
-		names = xrealloc(names, (*n + 1) * sizeof(*names));
+		names = xreallocarray(names, *n + 1, sizeof(*names));
 		names[(*n)++] = xasprintf("%s/%s", dir, de->d_name);
 	}
 	closedir(d);
@@ -383,8 +427,17 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-/* Each run's machine: the hostname and CPU model of its session's
- * environment record ("" without one). */
+/* Two fields of an environment record, "A\nB", absent ones "". */
+static char *two_fields(const struct record *env, const char *a, const char *b)
+{
+	const char *x = record_get(env, a), *y = record_get(env, b);
+
+	return xasprintf("%s\n%s", x ? x : "", y ? y : "");
+}
+
+/* Each run's machine and kernel: the hostname and CPU model, the kernel
+ * release and version of its session's environment record ("" without
+ * one). */
 static void set_hosts(struct store *st)
 {
 	for (size_t i = 0; i < st->nruns; i++) {
@@ -393,15 +446,17 @@ static void set_hosts(struct store *st)
 		for (size_t e = 0; e < st->nenvs && !u->host; e++) {
 			const char *label = record_get(&st->envs[e], "label");
 			const char *session = record_get(&st->envs[e], "session");
-			const char *host = record_get(&st->envs[e], "hostname");
-			const char *cpu = record_get(&st->envs[e], "cpu_model");
 
 			if (label && session && !strcmp(label, u->label) &&
-			    !strcmp(session, u->session))
-				u->host = xasprintf("%s\n%s", host ? host : "", cpu ? cpu : "");
+			    !strcmp(session, u->session)) {
+				u->host = two_fields(&st->envs[e], "hostname", "cpu_model");
+				u->kernel = two_fields(&st->envs[e], "kernel", "kernel_version");
+			}
 		}
-		if (!u->host)
+		if (!u->host) {
 			u->host = xstrdup("");
+			u->kernel = xstrdup("");
+		}
 	}
 }
 
@@ -502,13 +557,28 @@ int store_merge(char *const *srcs, size_t nsrcs, const char *dest, struct store_
 	struct merging g = { dest, { 0 }, 0, m, 0, why, len };
 	size_t n, files = 0;
 	struct stat ds, ss;
-	int have_dest = stat(dest, &ds) == 0;
+	int have_dest, made = 0, lock;
 	char **names;
 
 	memset(m, 0, sizeof(*m));
+	/* DEST's lock, as a contest takes it: no other writer appends (or cuts
+	 * a failed line back) meanwhile */
+	if (mkdir(dest, 0755) == 0)
+		made = 1;
+	else if (errno != EEXIST)
+		return errout(why, len, "cannot create results directory", dest);
+	lock = lock_dir(dest, "results directory");
+	if (lock < 0) {
+		if (made)
+			rmdir(dest);
+		return whyf(why, len, "nothing copied into %s", dest);
+	}
+	have_dest = stat(dest, &ds) == 0;
 	names = result_files(dest, &n, why, len);
-	if (!names && errno != ENOENT)
+	if (!names) {
+		unlock_dir(dest, &lock);
 		return -1;
+	}
 	for (size_t i = 0; i < n; i++, g.file++)
 		each_record(names[i], &files, &m->damaged_dest, remember, &g);
 	free_names(names, n);
@@ -521,13 +591,16 @@ int store_merge(char *const *srcs, size_t nsrcs, const char *dest, struct store_
 		}
 		names = result_files(srcs[s], &n, why, len);
 		if (!names) {
-			seen_free(&g.seen);
-			return -1;
+			g.failed = 1;
+			break;
 		}
 		for (size_t i = 0; i < n && !g.failed; i++, g.file++)
 			each_record(names[i], &m->files, &m->damaged, copy_record, &g);
 		free_names(names, n);
 	}
 	seen_free(&g.seen);
+	unlock_dir(dest, &lock);
+	if (made)
+		rmdir(dest);	/* only when nothing was copied */
 	return g.failed ? -1 : 0;
 }

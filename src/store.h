@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* store.h - the results directory: one append-only record file per label. */
 #ifndef CONTEST_STORE_H
 #define CONTEST_STORE_H
@@ -15,7 +16,9 @@ int store_check_label(const char *label, char *why, size_t len);
 char *store_path(const char *dir, const char *label);
 
 /* Append r to label's file, creating the directory and the file as needed:
- * one write() of the whole line, then fdatasync.  A record without an id
+ * the whole line written (a short write or EINTR continued), then
+ * fdatasync, and the directory synced when the file is new; on any failure
+ * the line is cut back off (a new file removed).  A record without an id
  * is given one (id=, 128 random bits in hex), unique to it wherever it is
  * copied.  0, or -1 with why. */
 int store_append(const char *dir, const char *label, struct record *r, char *why, size_t len);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* suite.c - the run command: preflight, setup, warm-up, rounds, results. */
 #include "config.h"
 
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -33,6 +33,7 @@
 #include "store.h"
 #include "suite.h"
 #include "swap.h"
+#include "taskstats.h"
 #include "util.h"
 
 struct suite {
@@ -50,6 +51,7 @@ struct suite {
 	struct zram zram;       /* --swap zram: the device made for the suite */
 	int made_work_dir;
 	int added_noload;       /* noload added for the Ratio (1, 2): the plan says why */
+	int one_noload;         /* the label's last suite had one noload: the plan says so */
 	int work_lock, results_lock; /* fds of the held locks, or -1 */
 	size_t kept, invalid;
 	struct comparison *cmp; /* contest compare, or NULL */
@@ -62,15 +64,16 @@ static int pick_types(struct suite *s)
 	struct config *cfg = s->cfg;
 
 	for (int i = 0; i < cfg->nargs; i++) {
-		if (!runtype_find(cfg->args[i])) {
-			char known[1024] = "";
+		const char *near;
+		char known[1024];
 
-			for (size_t k = 0; k < runtype_count(); k++) {
-				strcat(known, k ? ", " : "");
-				strcat(known, runtype_at(k)->name);
-			}
-			return usage_error("unknown run type '%s' (known: %s)", cfg->args[i], known);
-		}
+		if (runtype_find(cfg->args[i]))
+			continue;
+		if ((near = runtype_nearest(cfg->args[i], 0)))
+			return usage_error("unknown run type '%s'; did you mean '%s'?",
+					   cfg->args[i], near);
+		runtype_names(known, sizeof(known));
+		return usage_error("unknown run type '%s' (known: %s)", cfg->args[i], known);
 	}
 	for (size_t k = 0; k < runtype_count(); k++) {
 		const struct runtype *rt = runtype_at(k);
@@ -174,62 +177,6 @@ static int check_results_dir(const char *dir, int create)
 	return 0;
 }
 
-#define LOCK_NAME "contest.lock"
-
-/* One contest per directory: flock DIR/contest.lock, which names its pid.
- * The lock dies with its holder; a pid left in the file by a dead contest
- * is reported and replaced.  The fd, or -1 after saying why. */
-static int lock_dir(const char *dir, const char *what)
-{
-	char *path = xasprintf("%s/" LOCK_NAME, dir);
-	char old[32] = "";
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	ssize_t n;
-
-	if (fd < 0) {
-		msg("cannot create %s: %s", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	n = pread(fd, old, sizeof(old) - 1, 0);
-	old[n > 0 ? n : 0] = '\0';
-	old[strcspn(old, "\n")] = '\0';
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		msg("another contest (pid %s) is using the %s %s: wait for it to end, "
-		    "or use another directory", old[0] ? old : "?", what, dir);
-		close(fd);
-		free(path);
-		return -1;
-	}
-	if (old[0] && atoi(old) != getpid())
-		info("taking over %s from contest pid %s, which is gone", path, old);
-	snprintf(old, sizeof(old), "%d\n", (int)getpid());
-	/* the first write to the directory: a full or read-only file system
-	 * stops contest here, before an hour of work it could not store */
-	errno = 0;
-	if (ftruncate(fd, 0) || pwrite(fd, old, strlen(old), 0) != (ssize_t)strlen(old)) {
-		msg("cannot write %s: %s", path, errno ? strerror(errno) : "short write");
-		unlink(path);
-		close(fd);
-		fd = -1;
-	}
-	free(path);
-	return fd;
-}
-
-static void unlock_dir(const char *dir, int *fd)
-{
-	char *path;
-
-	if (*fd < 0)
-		return;
-	path = xasprintf("%s/" LOCK_NAME, dir);
-	unlink(path);	/* while still holding it */
-	close(*fd);
-	*fd = -1;
-	free(path);
-}
-
 /* Remove the scratch of contests that died without cleaning up (SIGKILL, a
  * crash, a power cut): run-PID-XXXXXX whose PID is gone.  We hold the work
  * directory's lock, so no live contest is using any of it. */
@@ -306,8 +253,8 @@ void suite_load_env(const struct config *cfg, const char *tree, struct load_env 
 	e->list_root = cfg->list_root;
 	e->ncpus = env_ncpus();
 	e->quick = cfg->quick;
-	e->mem_total = meminfo_bytes("MemTotal");
-	e->mem_available = meminfo_bytes("MemAvailable");
+	e->mem_total = mem_total_bytes();
+	e->mem_available = mem_available_bytes();
 	e->swap_free = meminfo_bytes("SwapFree");
 	e->swap_room = swap_room();
 	e->io_size = cfg->io_size;
@@ -315,6 +262,7 @@ void suite_load_env(const struct config *cfg, const char *tree, struct load_env 
 	e->procs = (unsigned)cfg->procs;
 	e->chunks = (unsigned)cfg->chunks;
 	e->chunk_size = cfg->chunk_size;
+	e->io_sync = cfg->io_sync;
 }
 
 struct load_ctx *suite_load_ctx(const struct load_env *e, const struct load_ops *ops,
@@ -546,6 +494,7 @@ static int store_run(struct suite *s, struct run *run)
 	run_to_record(run, &r);
 	if (s->cmp)
 		compare_describe(s->cmp, s->cur, s->obs, &r);
+	test_hook("record");
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	record_free(&r);
 	if (ret) {
@@ -557,6 +506,14 @@ static int store_run(struct suite *s, struct run *run)
 	else
 		s->invalid++;
 	return 0;
+}
+
+/* cpu_ns of elapsed_ns as a percentage, "-" when not measured (< 0). */
+static int cpu_percent(int64_t cpu_ns, int64_t elapsed_ns, char *buf, size_t len)
+{
+	if (cpu_ns < 0)
+		return snprintf(buf, len, "-");
+	return snprintf(buf, len, "%.0f", (double)cpu_ns / (double)elapsed_ns * 100);
 }
 
 /* The line of a finished run (swap: the machine has some). */
@@ -578,9 +535,9 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 		char loads[32];
 
 		format_loads(run->work, loads, sizeof(loads));
-		n += snprintf(line + n, sizeof(line) - (size_t)n, ", Loads %s, LCPU%% %.0f",
-			      loads, (double)(run->load_user_ns + run->load_sys_ns) /
-			      (double)run->elapsed_ns * 100);
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ", Loads %s, LCPU%% ", loads);
+		n += cpu_percent(run->load_cpu_ns, run->elapsed_ns, line + n,
+				 sizeof(line) - (size_t)n);
 	}
 	if (run->elapsed_ns && !strcmp(run->type, "mem_load") && run->pswpout >= 0)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, ", compile's major faults %lld, "
@@ -722,6 +679,9 @@ static int one_run(struct suite *s, size_t i, uint64_t round, int *built, size_t
 	free(run.reason);
 	record_free(&run.params);
 	free(run.probe);
+	free(run.delays_absent);
+	free(run.psi_scope);
+	free(run.psi_absent);
 	return ret;
 }
 
@@ -740,6 +700,8 @@ static int rounds(struct suite *s)
 			ret = one_run(s, i, round, &built, &step, steps, &secs);
 			if (secs >= 0)
 				times[i * s->cfg->runs + n[i]++] = secs;
+			if (!ret && proc_interrupted())
+				ret = -1;	/* a stop after the run ended: it is stored */
 		}
 		if (!ret && auto_stop(s, round, times, n))
 			break;
@@ -774,6 +736,8 @@ static int compare_rounds(struct suite *s)
 				double secs;
 
 				ret = one_run(s, i, round, &built, &step, steps, &secs);
+				if (!ret && proc_interrupted())
+					ret = -1;
 			}
 			progress_phase("undoing the configuration", NULL, 0);
 			if (compare_leave(s->cmp, why, sizeof(why))) {
@@ -786,6 +750,18 @@ static int compare_rounds(struct suite *s)
 	return ret;
 }
 
+/* A results directory in memory does not survive the reboot into the next
+ * kernel: 1 and why in buf, else 0. */
+static int results_in_memory(const char *dir, char *buf, size_t len)
+{
+	if (!fs_in_memory(dir))
+		return 0;
+	snprintf(buf, len, "the results directory %s is in memory (tmpfs): the reboot into "
+		 "the next kernel empties it; give -d a directory on a disk, or copy the "
+		 "results there (contest merge) before rebooting", dir);
+	return 1;
+}
+
 static void print_summary(struct suite *s)
 {
 	struct store st;
@@ -793,7 +769,7 @@ static void print_summary(struct suite *s)
 	char *one[] = { s->label }, **labels = one;
 	struct report_opts o = { .labels = labels, .nlabels = 1 };
 	size_t n;
-	char *path;
+	char *path, *dir;
 
 	if (store_load(s->cfg->results, &st, why, sizeof(why)) == 0) {
 		/* a comparison: its own runs, tested against its first configuration */
@@ -807,17 +783,21 @@ static void print_summary(struct suite *s)
 			free(labels);
 		store_free(&st);
 	}
+	dir = fs_absolute(s->cfg->results);
+	if (results_in_memory(dir, why, sizeof(why)))
+		msg("warning: %s", why);
 	if (s->cmp) {
 		info("%zu valid and %zu invalid runs of comparison %s added to %s, one file "
 		     "per configuration; 'contest report -d %s --compare %s' shows them again",
-		     s->kept, s->invalid, s->cmp->id, s->cfg->results, s->cfg->results,
-		     s->cmp->id);
-		return;
+		     s->kept, s->invalid, s->cmp->id, dir, dir, s->cmp->id);
+	} else {
+		path = store_path(dir, s->label);
+		info("%zu valid and %zu invalid runs added to %s; after the reboot into the "
+		     "next kernel, run contest with -d %s, then 'contest report -d %s' "
+		     "compares them", s->kept, s->invalid, path, dir, dir);
+		free(path);
 	}
-	path = store_path(s->cfg->results, s->label);
-	info("%zu valid and %zu invalid runs added to %s; compare kernels with "
-	     "'contest report -d %s'", s->kept, s->invalid, path, s->cfg->results);
-	free(path);
+	free(dir);
 }
 
 /* --json-summary FILE: the session's runs for a job runner; the exit
@@ -866,8 +846,8 @@ static void print_plan(struct suite *s, FILE *f)
 {
 	const char *flush = flush_method();
 	const char *prefix = f == stderr ? "contest: " : "";
-	char *path = store_path(s->cfg->results, s->label);
-	char size[32] = "?";
+	char *dir = fs_absolute(s->cfg->results), *path = store_path(dir, s->label);
+	char size[32] = "?", why[512];
 	uint64_t avail;
 	double left = progress_left();
 
@@ -910,13 +890,18 @@ static void print_plan(struct suite *s, FILE *f)
 			"every run but cacherun (not root: drop_caches is not writable)\n"
 			"    flush is partial: only those files leave the page cache, the "
 			"rest of it stays\n", s->wl.user_tree ? " and the tree" : "");
-	if (s->cmp) {
-		fprintf(f, "    results: %s, a file per configuration\n", s->cfg->results);
+	if (s->cmp)
+		fprintf(f, "    results: %s, a file per configuration\n", dir);
+	else
+		fprintf(f, "    results: %s\n"
+			"    next kernel: after the reboot, run contest with -d %s, so that its "
+			"rows join these\n", path, dir);
+	if (results_in_memory(dir, why, sizeof(why)))
+		fprintf(f, "%swarning: %s\n", prefix, why);
+	if (s->cmp)
 		compare_print_plan(s->cmp, s->cfg->runs, f);
-	} else {
-		fprintf(f, "    results: %s\n", path);
-	}
 	free(path);
+	free(dir);
 	if (s->cfg->swap_zram)
 		print_swap(s, f, "    ");
 	for (size_t i = 0; i < s->ntypes; i++) {
@@ -937,7 +922,16 @@ static void print_plan(struct suite *s, FILE *f)
 	if (s->h.load_session)
 		print_load_session(f);
 	if (s->cfg->probe)
-		fprintf(f, "    latency probe: audio, video and input beside every timed build\n");
+		fprintf(f, "    latency probe: %s (audio, video and input) beside every timed build\n",
+			probe_profiles[s->cfg->probe].name);
+	else
+		fprintf(f, "    latency probe: none (--no-probe)\n");
+	if (s->cfg->no_delays)
+		fprintf(f, "    delays: none (--no-delays): kernel.task_delayacct untouched, "
+			"no cgroup for the build\n");
+	if (s->one_noload && s->cfg->runs < 3)
+		fprintf(f, "    note: %s's last suite had one noload, on which all its Ratios "
+			"rest; -n 3 or more gives a disturbed noload away\n", s->label);
 	if (left >= 0) {
 		format_duration(left, size, sizeof(size));
 		fprintf(f, "    estimate: %s %s, from earlier runs of this workload\n",
@@ -945,6 +939,56 @@ static void print_plan(struct suite *s, FILE *f)
 	} else {
 		fprintf(f, "    estimate: once the warm-up build is timed\n");
 	}
+}
+
+/* Runs of a load with --io-sync and without it measure different loads
+ * (load.sync=yes in their records), and a report averages a label's runs
+ * of one type into one row: refuse a label that already holds runs of a
+ * selected load with the other setting, before any work.  0, or -1 said. */
+static int check_sync_mix(const struct suite *s, const struct store *st)
+{
+	for (size_t i = 0; i < s->ntypes; i++) {
+		const struct load_ops *ops = s->types[i]->load;
+
+		if (!ops || !(ops->flags & LOAD_IO_SYNC))
+			continue;
+		for (size_t k = 0; k < st->nruns; k++) {
+			const struct run *r = &st->runs[k];
+			int synced = record_get(&r->params, "sync") != NULL;
+
+			if (!r->valid || strcmp(r->label, s->label) || strcmp(r->type, ops->name) ||
+			    synced == !!s->cfg->io_sync)
+				continue;
+			msg("%s: label %s already holds %s runs %s --io-sync, which a report would "
+			    "average with these: give another label (-k) or %s --io-sync",
+			    s->cfg->results, s->label, ops->name, synced ? "with" : "without",
+			    synced ? "add" : "leave out");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The results and work directories, locked, and the run's scratch; in a
+ * dry run only named.  Before the guardian starts: it shares the locks,
+ * and holds them after a SIGKILL of contest until its undo is done, so
+ * that the next contest neither sweeps this one's scratch nor runs
+ * meanwhile. */
+static int claim_dirs(struct suite *s)
+{
+	if (check_results_dir(s->cfg->results, !s->cfg->dry_run))
+		return -1;
+	if (s->cfg->dry_run) {
+		/* named, never made */
+		s->run_dir = xasprintf("%s/run-%d-XXXXXX", s->cfg->work_dir, (int)getpid());
+		return 0;
+	}
+	s->results_lock = lock_dir(s->cfg->results, "results directory");
+	if (s->results_lock < 0 || make_run_dir(s)) {
+		remove_run_dir(s);
+		return -1;
+	}
+	return 0;
 }
 
 static int setup_suite(struct suite *s)
@@ -956,16 +1000,6 @@ static int setup_suite(struct suite *s)
 	int64_t t0;
 	double warmup;
 
-	if (check_results_dir(s->cfg->results, !dry))
-		return -1;
-	if (dry) {
-		/* named, never made */
-		s->run_dir = xasprintf("%s/run-%d-XXXXXX", s->cfg->work_dir, (int)getpid());
-	} else {
-		s->results_lock = lock_dir(s->cfg->results, "results directory");
-		if (s->results_lock < 0 || make_run_dir(s))
-			return -1;
-	}
 	if (make_swap(s))
 		return -1;
 	if (s->cmp && !dry)
@@ -976,6 +1010,10 @@ static int setup_suite(struct suite *s)
 	}
 	s->flush_dirs[1] = s->wl.user_tree ? s->wl.tree : NULL;
 	have_store = store_load(s->cfg->results, &st, why, sizeof(why)) == 0;
+	if (have_store && check_sync_mix(s, &st)) {
+		store_free(&st);
+		return -1;
+	}
 	if (s->cmp)
 		add_own_noload(s);
 	else
@@ -984,6 +1022,7 @@ static int setup_suite(struct suite *s)
 		      s->cfg->auto_runs, (double)s->h.lead_ns / NS_PER_SEC);
 	if (have_store) {
 		progress_guess(&st, s->wl.identity, s->h.load_session);
+		s->one_noload = !s->cmp && report_last_one_noload(&st, s->label, s->wl.identity);
 		store_free(&st);
 	}
 	if (preflight_loads(s))
@@ -1000,7 +1039,7 @@ static int setup_suite(struct suite *s)
 		return -1;
 	}
 	progress_phase("preparing the loads", NULL, 0);
-	if (prepare_loads(s))
+	if (proc_interrupted() || prepare_loads(s) || proc_interrupted())
 		return -1;
 	info("warm-up build (untimed)");
 	progress_phase("warm-up build", NULL, 0);
@@ -1030,24 +1069,81 @@ static void say_kept(struct suite *s)
 	free(path);
 }
 
+/* A suite and `contest load` begin alike: s empty but for cfg and the
+ * harness settings they share, */
+static void suite_init(struct suite *s, struct config *cfg)
+{
+	memset(s, 0, sizeof(*s));
+	s->cfg = cfg;
+	s->work_lock = s->results_lock = -1;
+	s->zram.id = -1;
+	s->h.grace_ns = 2 * NS_PER_SEC;
+	s->h.ready_timeout_ns = 600 * NS_PER_SEC;
+	s->h.load_nice = (int)cfg->load_nice;
+	s->h.load_session = cfg->load_session;
+}
+
+/* then the swap planned, the signals caught and the guardian started (not
+ * for a dry run): 0, or an exit status after saying why, */
+static int suite_start(struct suite *s, int claim_results)
+{
+	int rc = plan_swap(s);
+
+	if (rc)
+		return rc;
+	proc_catch_signals();
+	/* the directories locked and the scratch made before the guardian:
+	 * see claim_dirs() */
+	if (claim_results ? claim_dirs(s) : make_run_dir(s)) {
+		remove_run_dir(s);
+		free(s->run_dir);
+		s->run_dir = NULL;
+		return -1;
+	}
+	if (!s->cfg->dry_run && proc_guard_start()) {
+		msg("cannot start the guardian process: %s", strerror(errno));
+		remove_run_dir(s);
+		free(s->run_dir);
+		s->run_dir = NULL;
+		return 1;
+	}
+	if (!s->cfg->dry_run)
+		delays_suite_begin();
+	return 0;
+}
+
+/* and end alike: the loads finished, the swap, the run directory (locks
+ * included) and the guardian gone.  1 when the swap could not be removed. */
+static int suite_finish(struct suite *s)
+{
+	int bad;
+
+	finish_loads(s);
+	bad = remove_swap(s) != 0;
+	delays_suite_end();
+	proc_guard_stop();	/* its kills and undo before the locks go */
+	if (!s->cfg->dry_run)
+		remove_run_dir(s);
+	workload_free(&s->wl);
+	free(s->run_dir);
+	s->run_dir = NULL;
+	return bad;
+}
+
 static int suite_go(struct config *cfg, struct comparison *cmp)
 {
 	static struct suite s;
 	enum progress_mode mode;
 	int rc, status = 0;
 
-	memset(&s, 0, sizeof(s));
-	s.cfg = cfg;
+	suite_init(&s, cfg);
 	s.cmp = cmp;
-	s.work_lock = s.results_lock = -1;
-	s.zram.id = -1;
-	if ((rc = pick_label(&s)) || (rc = pick_types(&s)) || (rc = plan_swap(&s)))
+	if ((rc = pick_label(&s)) || (rc = pick_types(&s)))
 		return rc;
-	proc_catch_signals();
-	if (!cfg->dry_run && proc_guard_start()) {
-		msg("cannot start the guardian process: %s", strerror(errno));
-		return 1;
-	}
+	if ((rc = suite_start(&s, 1)) == -1)
+		return cfg->json_summary && !cfg->dry_run ? json_summary(&s, 1) : 1;
+	if (rc)
+		return rc;
 	mode = progress_mode(cfg->quiet);
 	if (cfg->dry_run || (cfg->no_progress && mode == PROGRESS_LIVE))
 		mode = PROGRESS_PLAIN;
@@ -1062,12 +1158,9 @@ static int suite_go(struct config *cfg, struct comparison *cmp)
 	s.h.wl = &s.wl;
 	s.h.lead_ns = (int64_t)((cfg->lead_time >= 0 ? cfg->lead_time : cfg->quick ? 1 : 3) *
 				NS_PER_SEC);
-	s.h.grace_ns = 2 * NS_PER_SEC;
-	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
-	s.h.load_nice = (int)cfg->load_nice;
-	s.h.load_session = cfg->load_session;
 	if (cfg->probe && !cfg->dry_run)
 		s.h.probe_cal = probe_calibrate();	/* once, before anything runs */
+	s.h.probe_profile = cfg->probe;
 	s.flush_dirs[0] = cfg->work_dir;
 	s.h.flush_dirs = s.flush_dirs;
 	s.h.phase = progress_phase;
@@ -1079,14 +1172,8 @@ static int suite_go(struct config *cfg, struct comparison *cmp)
 	if (cmp && compare_end(cmp))
 		status = 1;
 	progress_end();
-	finish_loads(&s);
-	if (remove_swap(&s))
+	if (suite_finish(&s))
 		status = 1;
-	if (!cfg->dry_run)
-		remove_run_dir(&s);
-	proc_guard_stop();
-	workload_free(&s.wl);
-	free(s.run_dir);
 	if (rc == -2 || proc_interrupted())
 		say_kept(&s);
 	if (proc_interrupted())
@@ -1112,12 +1199,16 @@ int suite_compare(struct config *cfg, struct comparison *cmp)
 
 static int run_alone(struct suite *s, struct load_ctx *c)
 {
-	int64_t user = 0, sys = 0, t0, elapsed, probe_cpu = 0;
+	int64_t cpu, t0, elapsed, probe_cpu = -1;
 	struct probe_stats pst[PROBE_TASKS];
 	struct probe *pr = NULL;
+	struct delays *dl;
 	struct loadset *ls;
+	struct run dr;
+	pid_t *pids;
+	size_t npids;
 	struct load_io io;
-	char why[512];
+	char why[512], pct[32];
 	double w0, work, calibration = 0;
 	int have_io;
 
@@ -1129,11 +1220,13 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 	}
 	if (s->cfg->probe)
 		calibration = probe_calibrate();	/* before the load: on an idle CPU */
-	msg("%s: starting %u process%s for %.1f s%s", c->ops->name, c->nprocs,
-	    c->nprocs == 1 ? "" : "es", s->cfg->seconds, s->cfg->probe ? " with the probe" : "");
+	msg("%s: starting %u process%s for %.1f s%s%s", c->ops->name, c->nprocs,
+	    c->nprocs == 1 ? "" : "es", s->cfg->seconds, s->cfg->probe ? " with the probe " : "",
+	    s->cfg->probe ? probe_profiles[s->cfg->probe].name : "");
 	ls = loadset_start(&s->h, c, why, sizeof(why));
-	if (ls && s->cfg->probe && !(pr = probe_start(&s->h, calibration, why, sizeof(why)))) {
-		loadset_stop(ls, NULL, NULL, NULL, 0);
+	if (ls && s->cfg->probe &&
+	    !(pr = probe_start(&s->h, s->cfg->probe, calibration, why, sizeof(why)))) {
+		loadset_stop(ls, NULL, 0);
 		ls = NULL;
 	}
 	if (!ls) {
@@ -1144,29 +1237,37 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 		return 1;
 	}
 	loadset_mark(ls);
+	pids = loadset_pids(ls, &npids);
+	dl = delays_open(pids, npids, 0);
+	free(pids);
 	if (pr)
 		probe_begin(pr);
 	w0 = loadset_work(ls);
 	t0 = mono_ns();
 	while (!proc_interrupted() && mono_ns() - t0 < (int64_t)(s->cfg->seconds * NS_PER_SEC)) {
-		if (loadset_check(ls, why, sizeof(why)) || (pr && probe_check(pr, why, sizeof(why))))
+		if (loadset_check(ls, why, sizeof(why)) || (pr && probe_check(pr, why, sizeof(why))) ||
+		    proc_pause(NS_PER_SEC / 10))
 			break;
-		sleep_ns(100 * 1000 * 1000);
 	}
 	if (pr)
 		probe_end(pr);
+	cpu = loadset_cpu_ns(ls);	/* the window's: not the stop's */
 	work = loadset_work(ls) - w0;
 	have_io = loadset_io(ls, &io) == 0;
+	run_init(&dr);
+	delays_close(dl, 0, &dr);
 	elapsed = mono_ns() - t0;
 	if (loadset_check(ls, why, sizeof(why)) == 0 &&
 	    (!pr || probe_check(pr, why, sizeof(why)) == 0))
 		why[0] = '\0';
 	if (pr && probe_stop(pr, pst, &probe_cpu, why[0] ? NULL : why, sizeof(why)) && !why[0])
 		why[0] = '?';
-	if (loadset_stop(ls, &user, &sys, why[0] ? NULL : why, sizeof(why)) && !why[0])
+	if (loadset_stop(ls, why[0] ? NULL : why, sizeof(why)) && !why[0])
 		why[0] = '?';
 	if (c->ops->cleanup)
 		c->ops->cleanup(c);
+	if (proc_interrupted() || why[0])
+		run_free(&dr);
 	if (proc_interrupted())
 		return 128 + proc_interrupted();
 	if (why[0]) {
@@ -1182,18 +1283,26 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 	printf("rate:     %.4f units/s\n", work / secs);
 	if (c->natural_per_unit > 0 && c->natural_unit)
 		printf("natural:  %.1f %s/s\n", work * c->natural_per_unit / secs, c->natural_unit);
-	printf("CPU%%:     %.0f\n", (double)(user + sys) / (double)elapsed * 100);
+	cpu_percent(cpu, elapsed, pct, sizeof(pct));
+	printf("CPU%%:     %s\n", pct);
 	if (have_io)
 		printf("io:       rchar %" PRId64 " wchar %" PRId64 " read_bytes %" PRId64
 		       " write_bytes %" PRId64 " cancelled_write_bytes %" PRId64 "\n",
 		       io.rchar, io.wchar, io.read_bytes, io.write_bytes, io.cancelled);
 	else
 		printf("io:       not measured (no /proc/PID/io here)\n");
+	delays_print(stdout, &dr, elapsed);
+	run_free(&dr);
 	if (s->cfg->probe) {	/* pr is freed: its figures are in pst */
-		printf("probe:    calibration %.1f iterations/us, CPU%% %.0f\n", calibration,
-		       (double)probe_cpu / (double)elapsed * 100);
+		/* to a tenth: the light probe's is a per cent or two */
+		if (probe_cpu < 0)
+			snprintf(pct, sizeof(pct), "-");
+		else
+			snprintf(pct, sizeof(pct), "%.1f", (double)probe_cpu / (double)elapsed * 100);
+		printf("probe:    %s, calibration %.1f iterations/us, CPU%% %s\n",
+		       probe_profiles[s->cfg->probe].name, calibration, pct);
 		printf("\nwakeup latency (ms):\n");
-		probe_print(stdout, pst);
+		probe_print(stdout, s->cfg->probe, pst);
 	}
 	return 0;
 }
@@ -1208,28 +1317,14 @@ int load_main(struct config *cfg)
 	if (cfg->nargs != 1)
 		return usage_error("load wants one load name (see 'contest list')");
 	ops = load_find(cfg->args[0]);
+	if (!ops && runtype_nearest(cfg->args[0], 1))
+		return usage_error("unknown load '%s'; did you mean '%s'?", cfg->args[0],
+				   runtype_nearest(cfg->args[0], 1));
 	if (!ops)
 		return usage_error("unknown load '%s' (see 'contest list')", cfg->args[0]);
-	memset(&s, 0, sizeof(s));
-	s.cfg = cfg;
-	s.work_lock = s.results_lock = -1;
-	s.zram.id = -1;
-	if (plan_swap(&s))
+	suite_init(&s, cfg);
+	if (suite_start(&s, 0))
 		return 1;
-	s.h.grace_ns = 2 * NS_PER_SEC;
-	s.h.ready_timeout_ns = 600 * NS_PER_SEC;
-	s.h.load_nice = (int)cfg->load_nice;
-	s.h.load_session = cfg->load_session;
-	proc_catch_signals();
-	if (proc_guard_start()) {
-		msg("cannot start the guardian process: %s", strerror(errno));
-		return 1;
-	}
-	if (make_run_dir(&s)) {
-		remove_run_dir(&s);
-		proc_guard_stop();
-		return 1;
-	}
 	if (make_swap(&s))
 		goto out;
 	if (s.zram.id >= 0)
@@ -1249,13 +1344,8 @@ int load_main(struct config *cfg)
 	if (prepare_loads(&s) == 0)
 		status = run_alone(&s, s.ctx[0]);
 out:
-	finish_loads(&s);
-	if (remove_swap(&s))
+	if (suite_finish(&s))
 		status = 1;
-	remove_run_dir(&s);
-	proc_guard_stop();
-	workload_free(&s.wl);
-	free(s.run_dir);
 	if (proc_interrupted())
 		return 128 + proc_interrupted();
 	return status;

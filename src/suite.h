@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* suite.h - the run command: preflight, setup, warm-up, rounds, results. */
 #ifndef CONTEST_SUITE_H
 #define CONTEST_SUITE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* swap.c - swap for mem_load: what it can free, and a zram device of contest's own.
  *
  * mem_load's point is paging: it references more memory than RAM holds, so
@@ -256,19 +257,11 @@ static int write_file(const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	char buf[64];
-	int fd, n, ret, err;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = write_all(fd, buf, (size_t)n);
-	err = errno;
-	close(fd);
-	errno = err;
-	return ret;
+	return write_small(path, buf);
 }
 
 /* What names a device: the boot and the disk's sequence number (5.15 on;

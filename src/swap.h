@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* swap.h - swap for mem_load: what it can free, and a zram device of contest's own. */
 #ifndef CONTEST_SWAP_H
 #define CONTEST_SWAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tar.c - a streaming POSIX ustar/pax archive writer and extractor. */
 #include "config.h"
 
@@ -23,7 +24,7 @@
 
 #define BLOCK 512
 #define RECORD (20 * BLOCK)	/* GNU tar's default record; the archive is padded to it */
-#define BUFSZ (64 * 1024)	/* I/O size in both directions, a multiple of BLOCK */
+#define BUFSZ RECORD	/* I/O size in both directions, as GNU tar's: a multiple of BLOCK */
 #define STOP_EVERY (1 << 20)	/* ask hooks->stop at least this often, in bytes */
 #define META_MAX (1 << 20)	/* largest pax or GNU long-name block accepted */
 #define PWBUF_SIZE 16384	/* for getpwuid_r/getgrgid_r */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tar.h - a streaming POSIX ustar/pax archive writer and extractor. */
 #ifndef CONTEST_TAR_H
 #define CONTEST_TAR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* util.c - small helpers: memory, messages, numbers and clocks. */
 #include "config.h"
 
@@ -43,6 +44,20 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+int size_mul(size_t a, size_t b, size_t *out)
+{
+	return __builtin_mul_overflow(a, b, out) ? -1 : 0;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (size_mul(n, size, &bytes))
+		out_of_memory();
+	return xrealloc(p, bytes);
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);
@@ -50,6 +65,21 @@ char *xstrdup(const char *s)
 	if (!p)
 		out_of_memory();
 	return p;
+}
+
+FILE *xopen_memstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		out_of_memory();
+	return f;
+}
+
+void xclose_memstream(FILE *f)
+{
+	if (ferror(f) | fclose(f))
+		out_of_memory();
 }
 
 char *xvasprintf(const char *fmt, va_list ap)
@@ -243,4 +273,52 @@ int sleep_ns(int64_t ns)
 	ts.tv_sec = ns / NS_PER_SEC;
 	ts.tv_nsec = ns % NS_PER_SEC;
 	return nanosleep(&ts, NULL) ? -1 : 0;
+}
+
+/* The optimal string alignment distance: insertions, deletions,
+ * substitutions and swaps of neighbours; SIZE_MAX for words of 64 bytes or
+ * more. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return SIZE_MAX;
+	for (size_t i = 0; i <= la; i++)
+		for (size_t j = 0; j <= lb; j++) {
+			size_t v;
+
+			if (!i || !j) {
+				d[i][j] = i + j;
+				continue;
+			}
+			v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+const char *nearest_name(const char *word, const char *const *names, size_t n)
+{
+	size_t best = SIZE_MAX, most = strlen(word) < 4 ? 1 : 2, len = strlen(word);
+	const char *found = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(word, names[i]);
+
+		if (!strncmp(names[i], word, len) && !strcmp(names[i] + len, "_load"))
+			d = 1;
+		if (d < best) {
+			best = d;
+			found = names[i];
+		}
+	}
+	return best <= most ? found : NULL;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* workload.c - the reference workload: its tree, build, clean and identity.
  *
  * Three kinds.  builtin: a C tree generated in the run directory.  kernel:
@@ -36,7 +37,7 @@ static void argv_push(char ***argv, char *arg)
 
 	while ((*argv)[n])
 		n++;
-	*argv = xrealloc(*argv, (n + 2) * sizeof(char *));
+	*argv = xreallocarray(*argv, n + 2, sizeof(char *));
 	(*argv)[n] = arg;
 	(*argv)[n + 1] = NULL;
 }
@@ -563,6 +564,7 @@ int workload_run_timed(struct workload *w, char **argv, struct build *b,
 	close(fd);
 	if (pid < 0)
 		return -1;
+	b->pid = pid;
 	if (proc_wait(pid, &b->status, &ru)) {
 		proc_kill_group(pid, GRACE_NS, &b->status, &ru);
 		snprintf(why, len, "interrupted");

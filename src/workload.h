@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* workload.h - the reference workload: its tree, build, clean and identity. */
 #ifndef CONTEST_WORKLOAD_H
 #define CONTEST_WORKLOAD_H
@@ -46,6 +47,7 @@ struct build {
 	int64_t elapsed_ns;
 	int64_t user_ns, sys_ns;
 	int64_t majflt;		/* the build's own major faults, children included */
+	pid_t pid;		/* its leader's, once spawned */
 };
 
 /* Split a -w spec: "builtin", "kernel:DIR" or "cmd:DIR".  0 with the kind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* builtin-tool.c - test driver: write the built-in workload's tree with src/builtin.c. */
 #include <errno.h>
 #include <stdio.h>

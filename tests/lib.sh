@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh - shared helpers for the end-to-end tests; prints TAP.
 # Each test sources this, works in its own scratch directory (removed on
 # exit) and ends with `done_testing`.
@@ -9,7 +10,8 @@ set -u
 T_N=0
 T_FAILED=0
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ctest.XXXXXX") || exit 99
-trap 'rm -rf "$T_DIR"' EXIT
+T_MEMCG=
+trap 'memcg_remove; rm -rf "$T_DIR"' EXIT
 # killed (a time limit passed, tests/timeout.sh; or Ctrl-C): the EXIT trap,
 # the test's own if it set one, still cleans up
 trap 'exit 129' HUP
@@ -48,6 +50,18 @@ procs_in() {	# procs_in DIR: processes whose working directory is DIR or below i
 	done
 }
 
+contest_in() {	# contest_in DIR: the contest process (not one of its forks)
+		# working in DIR or below it, whatever shell or script started it
+	for _p in $(procs_in "$1"); do
+		[ "$(readlink "/proc/$_p/exe" 2>/dev/null)" = "$CONTEST" ] || continue
+		_pp=$(awk '{ print $4 }' "/proc/$_p/stat" 2>/dev/null)
+		[ "$(readlink "/proc/$_pp/exe" 2>/dev/null)" = "$CONTEST" ] && continue
+		echo "$_p"
+		return 0
+	done
+	return 1
+}
+
 wait_until() {	# wait_until COMMAND...: poll (up to 60 s) until it succeeds
 	_w=0
 	until "$@" 2>/dev/null; do
@@ -80,7 +94,40 @@ compare() {	# compare NAME ARGS...: contest compare of the smallest builtin
 		>"../$name.out" 2>"../$name.err")
 }
 
+# A small machine for a test: a memory cgroup (v1) of SIZE bytes under this
+# process's own, which contest sees as the machine's memory.  memcg_make
+# SIZE: 0 and $T_MEMCG set, or 1 when none can be made here (not root, no
+# v1 memory controller); memcg_run COMMAND... &: run it inside, in the
+# background ($! is its pid; it execs, so never in the foreground of the
+# test's own shell: in ( ... ) there); memcg_room:
+# the bytes left under the limit now; memcg_remove (also at exit): gone.
+memcg_make() {
+	_p=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	[ -n "$_p" ] && [ -w "/sys/fs/cgroup/memory$_p" ] || return 1
+	T_MEMCG=/sys/fs/cgroup/memory${_p%/}/ctest-$$
+	mkdir "$T_MEMCG" 2>/dev/null && echo "$1" >"$T_MEMCG/memory.limit_in_bytes" ||
+		{ memcg_remove; return 1; }
+}
+memcg_run() {
+	exec sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$T_MEMCG" "$@"
+}
+memcg_room() {
+	echo $(($(cat "$T_MEMCG/memory.limit_in_bytes") - $(cat "$T_MEMCG/memory.usage_in_bytes")))
+}
+memcg_remove() {
+	[ -n "$T_MEMCG" ] && [ -d "$T_MEMCG" ] && rmdir "$T_MEMCG" 2>/dev/null
+	T_MEMCG=
+}
+
 done_testing() {
 	echo "1..$T_N"
 	[ "$T_FAILED" = 0 ]
+}
+
+fault_shim() {	# fault_shim: build tests/fault-shim.c into ./fault-shim.so (an
+	# LD_PRELOAD library, without the build's sanitizer flags: every child
+	# of contest loads it too), or skip the whole test
+	${CC:-cc} -shared -fPIC -o fault-shim.so "$TOP_SRCDIR/tests/fault-shim.c" -ldl \
+		>shim.err 2>&1 || skip_all "cannot build the fault shim: $(head -1 shim.err)"
+	SHIM=$T_DIR/fault-shim.so
 }

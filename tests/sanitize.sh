@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sanitize.sh - the test suite under AddressSanitizer, LeakSanitizer and
 # UndefinedBehaviorSanitizer, built with clang.
 #

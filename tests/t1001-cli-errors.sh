@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad command lines: a clear message on stderr, exit status 2, nothing run.
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -32,6 +33,26 @@ expect_usage "report option to run" "does not apply to the run command" --baseli
 expect_usage "list with arguments" "takes no arguments" list extra
 expect_usage "load without a name" "one load name" load
 expect_usage "load of an unknown name" "unknown load" load nosuch_load
+expect_usage "a mistyped command" "no command 'reprot'; did you mean 'report'?" reprot
+expect_usage "a mistyped command after options" "no command 'lsit'; did you mean 'list'?" \
+	--quick lsit
+expect_usage "a mistyped run type" "unknown run type 'noloda'; did you mean 'noload'?" noloda
+expect_usage "a mistyped load" "unknown load 'io_laod'; did you mean 'io_load'?" load io_laod
+expect_usage "a load named without _load" "unknown load 'mem'; did you mean 'mem_load'?" load mem
+expect_usage "options before the command" \
+	"option '-d' is given before the command 'report': write 'contest report' first" \
+	-d somewhere report
+expect_usage "an option with = before the command" "before the command 'plot'" --alpha=0.1 plot
+expect_usage "an unknown run type lists the run types" "(known: noload, cacherun," nosuch
+ok "and no test load among them" sh -c "! grep -q spin_load err"
+expect_usage "--scale above what the builtin generator makes" "from 1 to 10000" --scale 10001
+expect_usage "compare: an unknown --vary key" "--vary wants KEY=V1,V2" compare --vary colour=a,b
+expect_usage "compare: a --vary value out of range" "takes 0 and 1" compare --vary autogroup=0,2
+expect_usage "compare: a --configs file that is not there" "cannot read no-such.cfg" \
+	compare --configs no-such.cfg
+ok "an option's value that looks like a command is still a value" \
+	"$CONTEST" --dry-run -k report --work-dir w -d r noload
+rm -rf w r
 
 ok "nothing was created by the bad command lines" test ! -e contest-work -a ! -e contest-results
 
@@ -43,5 +64,14 @@ mkdir empty
 "$CONTEST" report -d empty >out 2>err
 ok_eq "report on an empty results directory: exit status" "$?" 1
 ok "and says there is nothing to report" grep -q "no valid runs" err
+
+data=$TOP_SRCDIR/tests/data/lkml-2002
+"$CONTEST" report -d "$data" 2.4.19 no-such-label >out 2>err
+ok_eq "report of a label with no runs: exit status 1" "$?" 1
+ok "and it lists the labels that have runs" \
+	grep -q "no valid runs stored for label 'no-such-label' (labels with runs: 2.4.18, 2.4.19, " err
+"$CONTEST" plot -d "$data" no-such-label >out 2>err
+ok_eq "plot of a label with no runs: exit status 1" "$?" 1
+ok "and it lists them too" grep -q "(labels with runs: 2.4.18, " err
 
 done_testing

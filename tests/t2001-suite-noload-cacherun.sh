@@ -1,16 +1,37 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A quick suite of noload and cacherun: records, report, and a clean exit.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
 command -v "${CC:-cc}" >/dev/null || skip_all "no C compiler (${CC:-cc})"
 
+abs=$(cd "$T_DIR" && pwd -P)	# the results are named from /, symlinks resolved
 mkdir run && cd run || exit 99
 "$CONTEST" --quick --scale 6 -n 2 -k test-a noload cacherun >out 2>err
 ok_eq "the suite exits 0" "$?" 0
 ok "it ends with the table on stdout" grep -q "^test-a  *\[2\] " out
 ok "progress goes to stderr, one line per run" test "$(grep -c 'round [12]/2:' err)" -eq 4
-ok "it says where the results are" grep -q "contest-results/test-a.results" err
+ok "it says where the results are, from /" grep -q "added to $abs/run/contest-results/test-a.results" err
+ok "and that the next kernel's suite must find that directory" \
+	grep -q "after the reboot into the next kernel, run contest with -d $abs/run/contest-results" err
+if [ "$(stat -f -c %T .)" != tmpfs ]; then
+	ok "no warning: the results are on a disk" sh -c "! grep -q 'is in memory' err"
+else
+	skip "this test's directory is a tmpfs: cannot see the absence of the warning"
+fi
+
+# a results directory in memory: said in the plan and at the end
+if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ] && [ -w /dev/shm ]; then
+	shm=$(mktemp -d /dev/shm/contest-t2001.XXXXXX) || exit 99
+	"$CONTEST" --quick --scale 2 -n 1 -k test-shm -d "$shm/res" noload >shm.out 2>shm.err
+	ok_eq "a suite with its results in /dev/shm: exit 0" "$?" 0
+	ok_eq "it warns twice, in the plan and at the end" \
+		"$(grep -c "warning: the results directory $shm/res is in memory (tmpfs)" shm.err)" 2
+	rm -rf "$shm"
+else
+	skip "no tmpfs at /dev/shm to put results in"
+fi
 
 "$CONTEST" report >rep 2>err
 ok_eq "report exits 0" "$?" 0
@@ -49,7 +70,8 @@ ok "the work directory is removed" test ! -e contest-work
 
 # a second label: two rows, sorted
 "$CONTEST" --quick --scale 6 -n 1 -k test-0 noload >/dev/null 2>&1
-"$CONTEST" report >rep 2>/dev/null
+# (--no-latency: the rows only, not the probe's line under them)
+"$CONTEST" report --no-latency >rep 2>/dev/null
 ok "a second label is a second row, sorted" \
 	sh -c "sed -n '/^noload:/,/^\$/p' rep | awk 'NR>2 && NF{print \$1}' | tr '\n' ' ' | grep -q '^test-0 test-a \$'"
 ok_eq "cacherun has only the label that ran it" \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The whole quick suite: all nine run types, every load doing work.  It
 # asserts no timing (how much a load slows the compile is a measurement, for
 # bench/; t2008 and t2012 test that a known effect is flagged), so it runs

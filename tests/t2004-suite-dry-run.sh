@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --dry-run prints the plan with the sizes `contest list` gives on this
 # machine, and writes, creates and starts nothing: no work or results
 # directory, no lock, no sweep of old scratch, no process left.
@@ -17,6 +18,7 @@ list_size() {
 		sed -n 's/.*here: \([0-9.]* [KMGT]*i*B\).*/\1/p'
 }
 
+abs=$(cd "$T_DIR" && pwd -P)	# the results are named from /, symlinks resolved
 # ---- an empty directory stays empty -----------------------------------
 mkdir d
 before=$(listing d)
@@ -36,7 +38,20 @@ if [ -w /proc/sys/vm/drop_caches ]; then
 else
 	ok "the flush method: fadvise (not root)" grep -q "^    flush: posix_fadvise .*(not root" plan
 fi
-ok "where the results go" grep -q "^    results: contest-results/dry.results$" plan
+ok "where the results go, from /" grep -q "^    results: $abs/d/contest-results/dry.results$" plan
+ok "and that the next kernel's suite must find them" \
+	grep -q "^    next kernel: after the reboot, run contest with -d $abs/d/contest-results," plan
+(cd d && "$CONTEST" --dry-run --quick -k dry -d ../r2 noload) >plan-d 2>&1
+ok "-d DIR: the plan names it from /" grep -q "^    results: $abs/r2/dry.results$" plan-d
+if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
+	(cd d && "$CONTEST" --dry-run --quick -k dry -d /dev/shm/contest-t2004-none noload) >plan-shm 2>&1
+	ok "a results directory on a tmpfs: the plan warns" \
+		grep -q "^warning: the results directory /dev/shm/contest-t2004-none is in memory (tmpfs)" plan-shm
+	ok "and the dry run made nothing there" test ! -e /dev/shm/contest-t2004-none
+else
+	skip "no tmpfs at /dev/shm: the warning cannot be seen"
+	skip "no tmpfs at /dev/shm: the warning cannot be seen"
+fi
 ok "an estimate (none yet: no earlier runs)" grep -q "^    estimate: once the warm-up build is timed$" plan
 ok "process_load's shape" grep -q "^    process_load: [0-9]* processes, 2 chunks of 8.0 KiB$" plan
 

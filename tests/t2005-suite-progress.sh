@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What a suite shows: on a terminal (a pseudo-terminal from script(1)) a
 # live line with the ETA, erased before every message and at the end and on
 # SIGINT; with stderr in a file one plain line per run and no control
@@ -13,6 +14,7 @@ script -qec true /dev/null </dev/null >/dev/null 2>&1 ||
 
 esc=$(printf '\033')
 cr=$(printf '\r')
+abs=$(cd "$T_DIR" && pwd -P)	# the results are named from /, symlinks resolved
 quick="--quick --scale 4 --lead-time 0.5 -n 1"
 
 # on_tty FILE ARGS...: contest ARGS under a pseudo-terminal, its output in
@@ -49,10 +51,9 @@ cd ..
 cpid=
 i=0
 while [ $i -lt 600 ]; do
-	if [ -z "$cpid" ] && [ -r /proc/$spid/task/$spid/children ]; then
-		read -r cpid rest </proc/$spid/task/$spid/children 2>/dev/null
-		[ -n "$cpid" ] && [ "$(readlink /proc/$cpid/exe 2>/dev/null)" = "$CONTEST" ] || cpid=
-	fi
+	# script runs the command through $SHELL, which may fork contest
+	# or exec it: look for contest by its working directory instead
+	[ -z "$cpid" ] && cpid=$(contest_in "$T_DIR/int")
 	[ -n "$cpid" ] && tr '\r' '\n' <int.ts 2>/dev/null | grep -q '1/2\] noload round 1/1  compiling' && break
 	sleep 0.1
 	i=$((i + 1))
@@ -67,10 +68,13 @@ if [ -n "$cpid" ] && [ $i -lt 600 ]; then
 	ok "the live line is cut to the terminal's width less one" \
 		awk -v e="$esc" 'index($0, e "[K[") == 1 && length($0) > 3 + 39 { bad = 1 } END { exit bad }' int.ts.lines
 else
+	# every prerequisite is there (script ran above): a suite that never
+	# reaches its first build within 60 s is stalled, and that fails
 	kill "$spid" 2>/dev/null
+	[ -n "$cpid" ] && kill -INT "$cpid" 2>/dev/null
 	wait $spid
-	skip "the interrupted suite never showed its first build (pid ${cpid:-?})"
-	skip "so nothing to interrupt"
+	ok "the interrupted suite showed its first build within 60 s (contest pid ${cpid:-not found})" false
+	tr '\r' '\n' <int.ts 2>/dev/null | tail -n 5 | sed 's/^/#   /'
 fi
 ok_eq "nothing of the interrupted suite runs on" "$(procs_in "$T_DIR/int")" ""
 
@@ -90,7 +94,7 @@ ok "the estimate once the warm-up build is timed" \
 	grep -q '^contest: warm-up build took [0-9.]* s: the timed runs should take about [0-9]' plain.err
 ok "at the end: the table of this label on stdout" grep -q '^plain  *\[1\] ' plain.out
 ok "the results file and how to compare" \
-	grep -q "^contest: 2 valid and 0 invalid runs added to contest-results/plain.results; compare kernels with 'contest report -d contest-results'$" plain.err
+	grep -q "^contest: 2 valid and 0 invalid runs added to $abs/plain/contest-results/plain.results; after the reboot into the next kernel, run contest with -d $abs/plain/contest-results, then 'contest report -d $abs/plain/contest-results' compares them$" plain.err
 (cd plain && "$CONTEST" $quick --dry-run -k plain noload process_load) >plain.plan 2>&1
 ok "a dry run after it estimates from those runs" \
 	grep -q '^    estimate: about [0-9]* [smh].*, from earlier runs of this workload$' plain.plan
@@ -102,10 +106,11 @@ cd ..
 ok "--quiet on a terminal exits 0" grep -q 'COMMAND_EXIT_CODE="0"' quiet.ts
 ok "--quiet: no live line" sh -c "! grep -q '$esc' quiet.ts"
 grep -v '^Script ' quiet.ts.lines | grep -v '^$' >quiet.shown
-ok_eq "--quiet: only the table, three lines" "$(wc -l <quiet.shown)" 3
-ok "--quiet: its heading, header and row" \
+ok_eq "--quiet: only the table and its latency line, four lines" "$(wc -l <quiet.shown)" 4
+ok "--quiet: its heading, header, row and the probe's p99 line" \
 	sh -c "sed -n 1p quiet.shown | grep -q '^noload:\$' &&
 	       sed -n 2p quiet.shown | grep -q '^Kernel  *\[runs\]' &&
-	       sed -n 3p quiet.shown | grep -q '^quiet  *\[1\] '"
+	       sed -n 3p quiet.shown | grep -q '^quiet  *\[1\] ' &&
+	       sed -n 4p quiet.shown | grep -q '^Latency p99 (ms), audio/video: quiet [0-9.]*/[0-9.]*.\$'"
 
 done_testing

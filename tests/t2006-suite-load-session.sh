@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --load-session: the loads run in one session of their own (not contest's),
 # as contest's children still; it is recorded with every run and is a
 # configuration of its own; and the new session's processes are stopped on
@@ -14,8 +15,12 @@ stat_field() {	# stat_field PID N: field N of /proc/PID/stat (after the name)
 	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f$(($2 - 2))
 }
 
-four_loads() {	# four_loads PID: contest PID has 4 process_load children
-	[ "$(pgrep -x -P "$1" process_load | wc -l)" -ge 4 ]
+four_loads() {	# four_loads PID: contest PID has 4 process_load children,
+	# each out of contest's process group (in the load's group, or session)
+	[ "$(pgrep -x -P "$1" process_load | wc -l)" -ge 4 ] || return 1
+	for k in $(pgrep -x -P "$1" process_load); do
+		[ "$(stat_field "$k" 5)" != "$(stat_field "$1" 5)" ] || return 1
+	done
 }
 
 # watch PID: once contest PID runs its loads, note its process_load children
@@ -23,7 +28,6 @@ four_loads() {	# four_loads PID: contest PID has 4 process_load children
 watch() {
 	: >watch.out
 	wait_until four_loads "$1" || return 1
-	sleep 0.2	# past the start: every process has its session
 	for k in $(pgrep -x -P "$1" process_load); do
 		echo "$k $(stat_field "$k" 4) $(stat_field "$k" 5) $(stat_field "$k" 6)"
 	done >watch.out

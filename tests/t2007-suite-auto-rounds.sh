@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -n auto: at least 3 rounds, then more until every selected run type's
 # mean Time has a 95% confidence interval within --precision, or
 # --max-runs; contest says why it stopped.  The workload is a trivial

@@ -1,20 +1,28 @@
 #!/bin/sh
-# Issue 7's acceptance, end to end: quick suites of 3 rounds of noload and
-# process_load under two labels with the same settings (an A/A pair) and a
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Issue 7's acceptance, end to end: quick suites of noload and process_load
+# under two labels with the same settings (an A/A pair) and a
 # third with --load-session.  Where autogroup is on, the loads' own session
 # is their own scheduling group and the compile gets about half the CPUs:
 # the report flags process_load for the third label, with the legend line.
 # The JSON parses, the CSV has one row per label and run type, and the
 # chart one bar per cell.
 #
-# Each label runs two suites, interleaved with the other labels' (aa-1,
-# aa-2, own-session, then again), so that a slow spell of a shared machine
-# falls on every label rather than on one: with a single suite of 3 rounds
-# each, a CI run once saw the own-session row at Ratio 2.04 against about
-# 1.1 and still not flagged.  When the flag is missing, the test prints the
-# report with --stats to say why.  The builds are --scale 6 with a lead time
-# of 0.2 s (64 s for the test, against 90 at --scale 9 and 1 s): the own
-# session's share of the CPUs shows whatever the build's size.
+# Each label runs two suites of 3 rounds, interleaved with the other
+# labels' (aa-1, aa-2, own-session, then the other way round), so that a
+# slow spell of a shared machine falls on every label rather than on one
+# and a steady drift cancels: with a single suite of 3 rounds each, a CI
+# run once saw the own-session row at Ratio 2.04 against about 1.1 and
+# still not flagged, and with aa-1 always first, a CI run flagged the A/A
+# pair's noload (1.6* against aa-1's).  The A/A pair is checked at alpha
+# 0.001: it has two rows, each with its tests, and at 0.05 a chance flag
+# somewhere comes up in about one run of ten; a test that flags anything
+# flags at 0.001 as well.  When a flag is missing or wrong, the test
+# prints the report with --stats to say why.  The builds are --scale 6
+# with a lead time of 0.2 s: the own session's share of the CPUs shows
+# whatever the build's size.  (Six suites of one round each would
+# interleave finer, but each suite has its warm-up build: 119 s for the
+# test against 95.)
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
@@ -30,11 +38,14 @@ suite() {	# suite LABEL [OPTIONS...]
 	ok_eq "suite $label (pass $pass): $((6 * pass)) valid runs" \
 		"$(grep -c '^run .* valid=1 ' "run/contest-results/$label.results")" $((6 * pass))
 }
-for pass in 1 2; do
-	suite aa-1
-	suite aa-2
-	suite own-session --load-session
-done
+pass=1
+suite aa-1
+suite aa-2
+suite own-session --load-session
+pass=2
+suite own-session --load-session
+suite aa-2
+suite aa-1
 ok_eq "the third label's runs all say load_session=1" \
 	"$(grep -c '^run .* load_session=1 ' run/contest-results/own-session.results)" 12
 
@@ -44,6 +55,15 @@ ok_eq "report exits 0" "$?" 0
 # the own-session row of the process_load table
 row=$(sed -n '/^process_load:$/,/^$/p' report | grep '^own-session ')
 ok "process_load has an own-session row ($row)" test -n "$row"
+"$CONTEST" report --alpha 0.001 aa-1 aa-2 own-session >report-aa 2>err
+ok_eq "report --alpha 0.001 exits 0" "$?" 0
+# the A/A pair: same settings, so aa-2 differs from aa-1 by chance only,
+# and a false flag would be a test that flags anything
+for t in noload process_load; do
+	aa=$(sed -n "/^$t:\$/,/^\$/p" report-aa | grep '^aa-2 ')
+	ok "A/A: aa-2's $t row is there and not flagged at alpha 0.001 ($aa)" \
+		sh -c "[ -n '$aa' ] && ! echo '$aa' | grep -q '\\*' || { \"\$CONTEST\" report --stats --alpha 0.001 aa-1 aa-2; exit 1; }"
+done
 ag=$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)
 if [ "$ag" = 1 ]; then
 	set -- $row

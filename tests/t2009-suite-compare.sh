@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # contest compare --configs FILE: the file's errors with FILE:LINE before any
 # work; one warm-up, then the configurations in the ABBA order, each set up
 # before its runs and undone after them, checked before and after every run;
@@ -17,7 +18,7 @@ bad() {	# bad DESCRIPTION WANT TEXT: the file TEXT is refused with WANT
 	printf "$3" >run/bad.cfg
 	compare bad --configs bad.cfg -n 1 noload
 	st=$?
-	ok_eq "$1: exit 1" "$st" 1
+	ok_eq "$1: exit 2, a bad command line" "$st" 2
 	ok "$1: says '$2'" grep -q -F -- "$2" bad.err
 	ok "$1: before any work (no results, no work directory)" \
 		test ! -e run/contest-results -a ! -e run/contest-work
@@ -31,7 +32,7 @@ bad "a label twice" "bad.cfg:3: configuration 'a' again (first at bad.cfg:1)" \
 bad "one configuration" "a comparison needs two configurations or more, not 1" '[a]\n'
 bad "a broken section" "bad.cfg:1: a section is [LABEL] alone on its line" '[a\n[b]\n'
 compare missing --configs no-such.cfg noload
-ok_eq "a missing file: exit 1" "$?" 1
+ok_eq "a missing file: exit 2, a bad command line" "$?" 2
 ok "a missing file: says so" grep -q "cannot read no-such.cfg" missing.err
 compare neither noload
 ok_eq "neither --configs nor --vary: a usage error" "$?" 2
@@ -85,7 +86,9 @@ ok_eq "setup before, check around every run, undo after each block" \
 	"$(cat run/steps)" "$want"
 ok_eq "all four runs valid: the kept process lived until undo, and no longer" \
 	"$(grep -c ' valid$' two.err)" 4
-ok "the kept process is gone" sh -c "! kill -0 $(cat run/keeper.pid) 2>/dev/null"
+keeper=$(cat run/keeper.pid 2>/dev/null)
+ok "the kept process's pid was recorded (${keeper:-none})" test "${keeper:-0}" -gt 0
+ok "the kept process is gone" sh -c "[ -n '$keeper' ] && ! kill -0 '$keeper' 2>/dev/null"
 ok "undo ran last: no state left" test ! -e run/state
 id=$(sed -n 's/.*comparison \([0-9-]*\): 2 configurations.*/\1/p' two.err)
 ok "the plan names the comparison's id" test -n "$id"

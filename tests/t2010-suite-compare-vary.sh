@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # contest compare --vary: the built-in configurations that change only
 # contest's own processes (load-nice, load-session) run and are recorded;
 # those that change the machine are refused with the reason before any work
@@ -11,12 +12,15 @@ command -v pgrep >/dev/null || skip_all "pgrep is not installed"
 mkdir run || exit 99
 here=$(pwd -P)
 
-refused() {	# refused DESCRIPTION WANT ARGS...: refused with WANT, before any work
-	desc=$1
-	want=$2
-	shift 2
+# refused STATUS DESCRIPTION WANT ARGS...: refused with WANT and exit STATUS
+# (2: the command line is wrong; 1: this machine cannot vary it), before any work
+refused() {
+	status=$1
+	desc=$2
+	want=$3
+	shift 3
 	compare refused "$@" -n 1 noload
-	ok_eq "$desc: exit 1" "$?" 1
+	ok_eq "$desc: exit $status" "$?" "$status"
 	ok "$desc: says '$want'" grep -q -F -- "$want" refused.err
 	ok "$desc: before any work" test ! -e run/contest-results -a ! -e run/contest-work
 }
@@ -28,7 +32,7 @@ ag0=$(cat $ag 2>/dev/null)
 if [ -e /sys/kernel/sched_ext/state ]; then
 	skip "this kernel has sched_ext: its refusal cannot be seen here"
 else
-	refused "sched_ext on a kernel without it" \
+	refused 1 "sched_ext on a kernel without it" \
 		"--vary sched_ext: this kernel has no sched_ext (/sys/kernel/sched_ext/state is absent" \
 		--vary sched_ext=none,scx_lavd
 	ok "and the environment records say it is absent" \
@@ -38,26 +42,26 @@ fi
 if [ -e /sys/kernel/debug/sched/base_slice_ns ]; then
 	skip "debugfs shows base_slice_ns here: its refusal cannot be seen"
 else
-	refused "slice without base_slice_ns" \
+	refused 1 "slice without base_slice_ns" \
 		"--vary slice: cannot read /sys/kernel/debug/sched/base_slice_ns" \
 		--vary slice=3000000,4000000
 fi
-refused "an unknown key" "--vary wants KEY=V1,V2 with KEY one of autogroup, iosched" \
+refused 2 "an unknown key" "--vary wants KEY=V1,V2 with KEY one of autogroup, iosched" \
 	--vary colour=red,blue
-refused "autogroup=2" "--vary autogroup takes 0 and 1, not '2'" --vary autogroup=0,2
-refused "one value" "a comparison needs two configurations or more, not 1" --vary load-nice=5
-refused "a value twice" "configuration 'load-nice=5' again" --vary load-nice=5,5
-refused "load-nice out of range" "--vary load-nice takes nice values from -20 to 19, not '20'" \
+refused 2 "autogroup=2" "--vary autogroup takes 0 and 1, not '2'" --vary autogroup=0,2
+refused 2 "one value" "a comparison needs two configurations or more, not 1" --vary load-nice=5
+refused 2 "a value twice" "configuration 'load-nice=5' again" --vary load-nice=5,5
+refused 2 "load-nice out of range" "--vary load-nice takes nice values from -20 to 19, not '20'" \
 	--vary load-nice=0,20
-refused "load-nice with --load-nice" "--vary load-nice and --load-nice" \
+refused 2 "load-nice with --load-nice" "--vary load-nice and --load-nice" \
 	--vary load-nice=0,5 --load-nice 3
-refused "load-session with --load-session" "--vary load-session and --load-session" \
+refused 2 "load-session with --load-session" "--vary load-session and --load-session" \
 	--vary load-session=0,1 --load-session
 sched=$(cd run && "$CONTEST" env | sed -n 's/^io_scheduler: *//p')
 if [ -z "$sched" ] || [ "$sched" = absent ]; then
 	skip "the work directory has no I/O scheduler here"
 else
-	refused "a scheduler the disk does not offer" "does not offer 'no-such-sched'" \
+	refused 2 "a scheduler the disk does not offer" "does not offer 'no-such-sched'" \
 		--vary iosched=$sched,no-such-sched
 fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -n "$ag0" ]; then

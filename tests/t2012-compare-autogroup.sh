@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 13's acceptance: contest compare --vary autogroup=0,1 --load-session
 # -n 4 process_load.  With the loads in a session of their own, autogroup=1
 # gives them a scheduling group of their own and the compile about half the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # contest run --no-progress --json-summary FILE, for job runners: a json
 # file that says what the suite did, which runs were invalid and why, and an
 # exit status that says it without reading the file.  The workload is a
@@ -50,7 +51,7 @@ env = [l for l in open("res/ok.results") if l.startswith("env ")][-1]
 assert s["label"] == "ok" and s["results"] == "res", s
 assert " session=%s " % s["session"] in env, (s["session"], env)
 '
-ok "no temporary file left" test ! -e ok.json.tmp
+ok_eq "no temporary file left" "$(ls ok.json?* 2>/dev/null)" ""
 ok "the tables still on stdout" grep -q '^ok  *\[3\] ' out
 
 # ---- some invalid ---------------------------------------------------------------------
@@ -90,6 +91,13 @@ ok "the summary says interrupted, no run stored" python3 check.py int.json inter
 suite nowhere "" --json-summary no/such/dir/s.json
 ok_eq "a summary that cannot be written: exit 1" "$?" 1
 ok "saying so" grep -q "cannot write the summary no/such/dir/s.json" err
+echo victim >victim
+ln -s victim sym.json.tmp
+suite sym "" --json-summary sym.json
+ok_eq "a symlink at the summary's temporary name: exit 0" "$?" 0
+ok "it is not written through" grep -qx victim victim
+ok "the summary is written" python3 check.py sym.json ok 0 3 0 ""
+ok_eq "no temporary file left" "$(ls sym.json?* | tr '\n' ' ')" "sym.json.tmp "
 suite dry "" --dry-run --json-summary dry.json
 ok_eq "--dry-run exits 0" "$?" 0
 ok "and writes no summary" test ! -e dry.json

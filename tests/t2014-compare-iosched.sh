@@ -1,8 +1,10 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 13's acceptance: contest compare --vary iosched=mq-deadline,bfq -n 4
 # io_load runs, records the work disk's scheduler in every run, and restores
 # the one found at the start, also after SIGTERM.  It changes the disk's I/O
-# scheduler for the whole machine while it runs: it runs alone.
+# scheduler for the whole machine while it runs: it runs after the tests that
+# measure, beside t4008 only (Makefile.am), which cares for swap, not disks.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"

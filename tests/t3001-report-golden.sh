@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The golden report: records built from the figures Con Kolivas posted to
 # LKML in November 2002 (tests/data/make-lkml-2002.py made them from
 # ../shared/reference/lkml-2002-contest-tables.txt) reproduce every cell of
@@ -88,5 +89,17 @@ ok "the means typed in give the same tables" \
 ok "own-noload Ratio: 2.4.18 noload is 1.00" grep -q "^2.4.18  *\[5\]  *71.7  *93  *0  *0  *1.00$" own
 ok "own-noload Ratio: 2.4.18 process_load is 109.5/71.7 = 1.53" \
 	grep -q "^2.4.18  *\[3\]  *109.5 .* 1.53$" own
+
+# the example of README.md and the man page is what contest prints (it showed
+# 1.16, the 2002 Ratio over 2.4.18's noload, for 2.5.47-mm1's 83.0 / 73.6)
+"$CONTEST" report -d "$data/lkml-2002" 2.4.18 2.5.47-mm1 2>/dev/null |
+	sed -n '/^process_load:$/,/^$/p' | sed '/^$/d' >example
+ok "the example has its two rows" test "$(wc -l <example)" -eq 4
+# the first table of each
+awk '/^process_load:$/ { on = 1 } on && /^```$/ { exit } on' "$TOP_SRCDIR/README.md" >readme
+ok "README.md's example is what contest prints" cmp example readme
+awk '/^process_load:$/ { on = 1 } on && /^\.ft$/ { exit } on' "$TOP_SRCDIR/docs/contest.1" |
+	sed 's/\\-/-/g' >man
+ok "the man page's example is what contest prints" cmp example man
 
 done_testing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Damaged results: each bad line is reported with its file and line number
 # and skipped; every other record still counts.
 . "$TOP_SRCDIR/tests/lib.sh"
@@ -13,6 +14,8 @@ sed -i '3s/elapsed_ns=69/elapsed_ns=68/' "$f"
 # a truncated last line, as a crash mid-write would leave
 printf 'run v=1 label=2.4.19 session=x type=noload round=9 elapsed' >>"$f"
 printf 'binary \001\002\003\377 garbage\n\000\000\n' >>results/2.5.47.results
+# text that is not a record at all, as an editor or a stray echo would leave
+printf 'these are my notes about 2.5.47\nrun\n' >>results/2.5.47.results
 : >results/empty.results
 mkdir results/adir.results
 
@@ -21,6 +24,14 @@ ok_eq "report still exits 0" "$?" 0
 ok "the flipped line is reported with file and line" grep -q "2.4.19.results:3: damaged record skipped: checksum mismatch" err
 ok "the truncated line is reported" grep -q "2.4.19.results:$((lines + 1)): damaged record skipped" err
 ok "binary garbage is reported" grep -q "2.5.47.results:.*damaged record skipped" err
+n47=$(wc -l <"$TOP_SRCDIR/tests/data/lkml-2002/2.5.47.results")
+ok "binary garbage is not a record" \
+	grep -q "2.5.47.results:$((n47 + 1)): damaged record skipped: not a record" err
+ok "text that is no record is not a record" \
+	grep -q "2.5.47.results:$((n47 + 3)): damaged record skipped: not a record" err
+ok "nor is a lone word" grep -q "2.5.47.results:$((n47 + 4)): damaged record skipped: not a record" err
+ok "the truncated run line is still a truncated record" \
+	grep -q "2.4.19.results:$((lines + 1)): damaged record skipped: truncated line" err
 ok "a directory posing as a results file is reported" grep -q "adir.results" err
 ok "2.4.19 noload keeps its other 4 runs" grep -q "^2.4.19  *\[4\]  *69.0 " out
 ok "2.4.19 other tables are intact" grep -q "^2.4.19  *\[3\]  *106.5 " out

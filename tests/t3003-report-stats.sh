@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report --stats, the significance stars and legend, the noise floor, and the
 # csv, json and markdown formats, on records with known times
 # (tests/data/make-stats.py made them and says what they hold).
@@ -11,7 +12,7 @@ cp -r "$TOP_SRCDIR/tests/data/stats" results
 ok_eq "report --stats exits 0" "$?" 0
 ok "nothing on stderr" test ! -s err
 ok "the --stats header" grep -qx \
-	"Kernel               \[runs\]   Time  +-sd  CPU%  Loads  LCPU%  Ratio     95% CI" out
+	"Kernel               \[runs\]   Time  +-sd  CPU%  Loads  LCPU%  Ratio     95% CI Change    Min    Max" out
 # sd by Python's statistics.stdev: 2.2913 (base noload), 2.0022 (new
 # process_load, 110 + the sleep data's drug 2); the Ratio's interval by
 # Fieller, with the t quantile from integrating the t density in Python:
@@ -19,16 +20,20 @@ ok "the --stats header" grep -qx \
 # in [1.1051, 1.1464]
 # (tests/data/stats-reference.py computes these, the noise CVs and the
 # Welch and Holm p-values below)
-ok "base noload: mean, sd, a noload over itself with no interval" grep -qx \
-	"base                    \[5\]   99.9   2.3    90      0      0   1.00          -" out
-ok "new process_load: the Loads starved, Time not significant (p 0.079)" grep -qx \
-	"new                    \[10\]  112.3   2.0    60     52\*    40   1.13 1.11..1.15" out
-ok "new io_load: slower, the Ratio's interval" grep -qx \
-	"new                     \[5\]  202.0\*  1.6    60     12     40   2.02 1.99..2.06" out
-ok "one run: no sd, no interval, no star" grep -qx \
-	"one                     \[1\]  160.0     -    60     12     40   1.60          -" out
-ok "at most 80 columns, but for the environment's differences" \
-	sh -c "sed '/^Measured differently/,\$d' out | grep -q '.\{81\}'; test \$? = 1"
+ok "base noload: mean, sd, a noload over itself with no interval; the baseline row marked" grep -qx \
+	"base                    \[5\]   99.9   2.3    90      0      0   1.00          -   base   97.2  103.1" out
+# Change: Time against base's, 112.33 / 110.8 and 202 / 152 (+32.9%,
+# starred as Time is); Min and Max: the runs' own (make-stats.py)
+ok "new process_load: the Loads starved, Time not significant (p 0.079), +1.4%" grep -qx \
+	"new                    \[10\]  112.3   2.0    60     52\*    40   1.13 1.11..1.15  +1.4%  109.9  115.5" out
+ok "new io_load: slower, the Ratio's interval, its change starred" grep -qx \
+	"new                     \[5\]  202.0\*  1.6    60     12     40   2.02 1.99..2.06 +32.9%\* 200.0  204.0" out
+ok "one run: no sd, no interval, no star (160 / 152: +5.3%)" grep -qx \
+	"one                     \[1\]  160.0     -    60     12     40   1.60          -  +5.3%  160.0  160.0" out
+ok "a note says what Change is" grep -qx \
+	"Change: mean Time against base's (+ slower, - faster); Min, Max: of the runs' Times" out
+ok "at most 100 columns, but for the environment's differences" \
+	sh -c "sed '/^Measured differently/,\$d' out | grep -q '.\{101\}'; test \$? = 1"
 ok "no tabs" sh -c "! grep -q '	' out"
 ok_eq "one legend line, right under the tables" \
 	"$(grep -c 'differs from\|significance test' out):$(grep -B1 '^\* ' out | head -n 1)" "1:"
@@ -38,6 +43,33 @@ ok "noise: the CV of base's noload Times (2.2913 / 99.9)" grep -qx \
 	"base                 noise: 2.3% over 5 runs" out
 ok "noise: new's (1.3509 / 99.8)" grep -qx "new                  noise: 1.4% over 5 runs" out
 ok "no noise line with one noload run" sh -c "! grep -q '^one .*noise' out"
+# README's example of --stats is what contest prints
+"$CONTEST" report -d results --stats base new >example 2>/dev/null
+awk '/^\.\/contest report -d tests\/data\/stats --stats base new$/ { on = 1; next }
+     on == 1 && /^```$/ { on = 2; next } on == 2 && /^```$/ { on = 3; next }
+     on == 3 && /^```$/ { exit } on == 3' "$TOP_SRCDIR/README.md" >readme
+ok "README's --stats example is what contest prints" cmp example readme
+
+# ---- --type: some run types only ---------------------------------------------------
+"$CONTEST" report -d results --type io_load,process_load base new >out 2>err
+ok_eq "--type io_load,process_load exits 0" "$?" 0
+ok_eq "those tables only, in suite order" "$(grep '^[a-z_]*:$' out | tr '\n' ' ')" "process_load: io_load: "
+ok "their Ratios still over the noload not shown (112.3 / 99.8)" \
+	grep -q "^new  *\[10\]  112\.3 .*  1\.13$" out
+"$CONTEST" report -d results --type process_load --format csv base new >csv 2>err
+ok_eq "csv: the cells of that type only" "$(cut -d, -f6 csv | sed 1d | sort -u)" "process_load"
+"$CONTEST" plot -d results --type io_load base new >svg 2>err
+ok_eq "plot --type io_load: a bar per row of io_load" \
+	"$(grep -o 'data-type="[a-z_]*"' svg | sort -u)" 'data-type="io_load"'
+"$CONTEST" report -d results --type mem_load,process_load base new >out 2>err
+ok_eq "--type with a run type without runs: exit 1" "$?" 1
+ok "it names the run types there are" grep -qx \
+	"contest: --type: no valid runs of 'mem_load' in the rows shown; their run types: noload, process_load, io_load" err
+"$CONTEST" report -d results --type , >out 2>err
+ok_eq "--type , is a usage error" "$?" 2
+"$CONTEST" report -d results nosuch base >out 2>err
+ok "a label without runs: the labels there are named" grep -qx \
+	"contest: no valid runs stored for label 'nosuch' (labels with runs: base, mix, new, one)" err
 
 # ---- the default table keeps the stars -------------------------------------------
 "$CONTEST" report -d results base new >out 2>err
@@ -53,6 +85,17 @@ ok "--alpha 0.1: p 0.079 < 0.1, but Holm-adjusted 0.159 is not: no star" \
 "$CONTEST" report -d results --alpha 0.2 base new >out 2>err
 ok "--alpha 0.2: now starred" grep -q "^new  *\[10\]  112.3\* " out
 ok "and the legend says 0.2" grep -q "p < 0.2)$" out
+# the baseline's runs are used whether or not it is listed (it had "fewer
+# than 2 valid runs on a side" with 5 runs of base)
+"$CONTEST" report -d results --baseline base new >out 2>err
+ok "--baseline base new: new io_load tested against base, starred" \
+	grep -q "^new  *\[5\]  202.0\* " out
+ok "and the legend says what the star means" grep -qx \
+	"\* differs from base (Welch's t-test, Holm-adjusted p < 0.05)" out
+"$CONTEST" report -d results --baseline base --format csv new >csv 2>err
+col=$(head -n 1 csv | tr ',' '\n' | grep -n -x 'time_untested' | cut -d: -f1)
+ok_eq "csv: every cell of new tested ($col)" \
+	"$(awk -F, -v c="${col:-0}" 'NR > 1 && c && $c != ""' csv | wc -l | tr -d ' ')" 0
 "$CONTEST" report -d results --baseline new base new >out 2>err
 ok "--baseline new: base is tested against new" grep -q "^\* differs from new " out
 ok "--baseline new: Ratios over new's noload (152 / 99.8)" grep -q "^base  *\[5\]  152.0\*.* 1.52$" out
@@ -73,11 +116,11 @@ ok "and which is which" grep -qx "load_session: base no, mix (1) no, mix (2) yes
 # ---- --columns ---------------------------------------------------------------------
 "$CONTEST" report -d results --columns base one >out 2>err
 ok "--columns: the system figures' headers" grep -q \
-	"Ratio Loads/s CPU+L% Idle% IOwt% MajFlt SwpIn SwpOut$" out
+	"Ratio Loads/s CPU+L% Idle% IOwt% MajFlt SwpIn SwpOut CPUwt IOdly$" out
 ok "--columns: base's figures (Loads 12 over 152 s; idle 8.0, iowait 1.5, 30 faults)" grep -qx \
-	"base                    \[5\]  152.0    60     12     40   1.52    0.08    100   8.0   1.5     30     0      3" out
+	"base                    \[5\]  152.0    60     12     40   1.52    0.08    100   8.0   1.5     30     0      3     -     -" out
 ok "--columns: records without them show -" grep -qx \
-	"one                     \[1\]  160.0    60     12     40   1.60    0.07    100     -     -      -     -      -" out
+	"one                     \[1\]  160.0    60     12     40   1.60    0.07    100     -     -      -     -      -     -     -" out
 
 # ---- markdown ---------------------------------------------------------------------
 "$CONTEST" report -d results --format markdown base new >md 2>err

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A Ratio divides by the noload of the same session by default, so that a
 # noload from another boot or another day never enters; --pool-noload pools
 # the label's sessions as before.  Records with known Times from
@@ -50,9 +51,9 @@ ok "and no Ratio line in the legend" sh -c "! grep -q '^Ratio:' one"
 # make-sessions.py --check: two 1.218182 in [1.197573, 1.238791] (df 4),
 # noisy 1.289373 in [1.265231, 1.313838] (df 9.2)
 ok "--stats: two's interval (the noloads do not vary within a session)" \
-	grep -qx "two                     \[6\]  134.0  13.3    60     10     40   1.22 1.20..1.24" stats
+	grep -q "^two                     \[6\]  134.0  13.3    60     10     40   1.22 1.20..1.24 " stats
 ok "--stats: noisy's interval" \
-	grep -qx "noisy                   \[7\]  143.9  11.3    60     10     40   1.29 1.27..1.31" stats
+	grep -q "^noisy                   \[7\]  143.9  11.3    60     10     40   1.29 1.27..1.31 " stats
 "$CONTEST" report -d results --format csv two noisy gap >csv 2>err
 ok_eq "csv exits 0" "$?" 0
 if command -v python3 >/dev/null 2>&1; then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `contest report` lists, under the tables, how the rows' runs were flushed
 # (a non-root flush is partial) and every size a load used in which two rows
 # differ, as it does for the environment.  Records from
@@ -11,9 +12,12 @@ diffs() { sed -n '/^Measured differently (besides the kernel):$/,$p' "$1"; }
 "$CONTEST" report -d results base user >out 2>err
 ok_eq "report base user exits 0" "$?" 0
 ok "nothing on stderr" test ! -s err
-ok_eq "a root and a non-root flush: measured differently, the partial one said so" "$(diffs out)" \
+ok_eq "a root and a non-root flush: measured differently, the partial one said so, a row a line
+past 72 columns" "$(diffs out)" \
 	"Measured differently (besides the kernel):
-flush: base drop_caches, user fadvise (partial: the tree and work files only)"
+flush:
+  base  drop_caches
+  user  fadvise (partial: the tree and work files only)"
 
 "$CONTEST" report -d results base big >out 2>err
 ok_eq "io_load's file size differs: one line, the sizes rounded as the plan shows them" \

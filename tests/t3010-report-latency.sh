@@ -1,11 +1,14 @@
 #!/bin/sh
-# contest report --latency: quick suites with --probe under two labels, and
-# one without it under the first label.  The latency tables against the
-# records themselves: per row, run type and task the runs counted, the
-# wakeups (the sum of the runs' histogram counts), the max (the largest of
-# the runs' maxima), Miss% (their misses over their periods) and the
-# percentiles in order; csv, json and text agree; probe and non-probe runs
-# are rows apart in every table; a store without probe runs is refused.
+# SPDX-License-Identifier: GPL-2.0-or-later
+# contest report --latency: quick suites with the probe under two labels (A
+# by default, B with --probe), then under A one with --no-probe and one with
+# --probe=full.  The latency tables against the records themselves: per
+# row, run type and task the runs counted, the wakeups (the sum of the
+# runs' histogram counts), the max (the largest of the runs' maxima), Miss%
+# (their misses over their periods) and the percentiles in order; csv,
+# json, keyvalue and text agree; the main table's p99 line is the csv's;
+# light, full and no-probe runs are rows apart in every table; a store
+# without probe runs is refused.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
@@ -14,17 +17,29 @@ command -v "${CC:-cc}" >/dev/null || skip_all "no C compiler (${CC:-cc})"
 mkdir run || exit 99
 cd run || exit 99
 for label in A B; do
-	"$CONTEST" --quick --scale 2 -n 2 --probe -k "$label" noload process_load \
-		>"$label.out" 2>"$label.err"
-	ok_eq "suite $label with --probe exits 0" "$?" 0
+	"$CONTEST" --quick --scale 2 -n 2 $([ $label = B ] && echo --probe) -k "$label" \
+		noload process_load >"$label.out" 2>"$label.err"
+	ok_eq "suite $label with the light probe exits 0" "$?" 0
 done
+# every timed run, by default: the light profile, its work, a histogram per task
+has_all() {	# FILE FIELD...: the valid runs of FILE, and of them those with every FIELD
+	f=$1; shift
+	awk -v want="$*" 'BEGIN { n = split(want, w, " ") }
+		$1 == "run" && / valid=1 / { runs++; for (i = 1; i <= n; i++) if (!index($0 " ", " " w[i])) next; all++ }
+		END { print runs + 0, all + 0 }' "$f"
+}
+light="probe_profile=light probe_audio=h1/ probe_video=h1/ probe_input=h1/
+	probe_audio_work_ns=20000 probe_video_work_ns=100000 probe_input_work_ns=50000"
+ok_eq "every valid run of A (default) recorded the light probe: profile, work, three histograms" \
+	"$(has_all contest-results/A.results $light)" "4 4"
+ok_eq "and of B (--probe)" "$(has_all contest-results/B.results $light)" "4 4"
 
 "$CONTEST" report --latency >text 2>err
 ok_eq "report --latency exits 0" "$?" 0
 ok "a table per run type" sh -c 'grep -q "^noload latency (ms):" text &&
 	grep -q "^process_load latency (ms):" text'
 ok "the header names the columns" \
-	grep -q '^Kernel  *Task  *\[runs\]  *p50  *p99  *p99.9  *max  *Miss%$' text
+	grep -q '^Kernel  *Task  *\[runs\]  *p50  *p90  *p99  *p99.9  *max  *Miss%$' text
 ok_eq "a line per row and task in each table" \
 	"$(grep -c '^\(A\|B\|\)  *\(audio\|video\|input\)  *\[2\] ' text)" 12
 ok "the legend says what Miss% is" grep -q '^Miss%: ' text
@@ -53,15 +68,27 @@ END {
 		printf "%s,%d,%d,%.6f,%.4f,%.6f\n", key, runs[key], count[key], max[key] / 1e6,
 			per[key] ? mis[key] / per[key] * 100 : 0, min[key] / 1e6
 }' contest-results/A.results contest-results/B.results | sort >expected
-awk -F, 'NR > 1 { printf "%s,%s,%s,%d,%d,%.6f,%.4f\n", $1, $3, $4, $5, $6, $10, $11 }' csv |
+awk -F, 'NR > 1 { printf "%s,%s,%s,%d,%d,%.6f,%.4f\n", $1, $3, $4, $5, $6, $11, $12 }' csv |
 	sort >got
 ok_eq "csv: runs, wakeups, max and Miss% are the records' own" \
 	"$(cut -d, -f1-7 expected)" "$(cat got)"
-ok "csv: min <= p50 <= p99 <= p99.9 <= max on every line" \
+ok "csv: min <= p50 <= p90 <= p99 <= p99.9 <= max on every line" \
 	awk -F, 'NR == FNR { min[$1 "," $2 "," $3] = $8; next }
 	FNR > 1 { m = min[$1 "," $3 "," $4]
-		if (!(m <= $7 + 1e-3 && $7 <= $8 && $8 <= $9 && $9 <= $10)) { print; bad = 1 } }
+		if (!(m <= $7 + 1e-3 && $7 <= $8 && $8 <= $9 && $9 <= $10 && $10 <= $11)) { print; bad = 1 } }
 	END { exit bad }' expected csv
+ok_eq "csv: the header names p90" "$(head -1 csv | cut -d, -f7-12)" \
+	"p50_ms,p90_ms,p99_ms,p999_ms,max_ms,miss_pct"
+
+# keyvalue: the csv's figures under ROW.TYPE.TASK.FIGURE
+"$CONTEST" report --latency --format keyvalue >kv 2>err
+ok_eq "keyvalue exits 0" "$?" 0
+ok_eq "keyvalue: p50, p90, p99, p99.9, max and Miss% of every line of the csv" \
+	"$(awk -F, 'NR == FNR { split($0, kv, ": "); v[kv[1]] = kv[2]; next }
+		FNR > 1 { split("p50_ms p90_ms p99_ms p999_ms max_ms miss_pct", n, " ")
+			for (i = 1; i <= 6; i++) { k = $2 "." $3 "." $4 "." n[i]
+				if (!(k in v) || v[k] - $(6 + i) > 1e-6 || $(6 + i) - v[k] > 1e-6) print k } }' kv csv)" ""
+ok "keyvalue: its version first" sh -c 'head -1 kv | grep -qx "keyvalue_version: 2"'
 
 "$CONTEST" report --latency --format json >json 2>err
 ok_eq "json exits 0" "$?" 0
@@ -69,7 +96,7 @@ if command -v python3 >/dev/null; then
 	ok "json: the csv's figures, and it parses" python3 -c '
 import csv, json, math, sys
 doc = json.load(open("json"))
-assert doc["schema"] == "contest-latency/1", doc["schema"]
+assert doc["schema"] == "contest-latency/2", doc["schema"]
 rows = {}
 for t in doc["tables"]:
     for r in t["rows"]:
@@ -78,7 +105,7 @@ for t in doc["tables"]:
 n = 0
 for line in csv.DictReader(open("csv")):
     v = rows[(line["row"], line["run_type"], line["task"])]
-    for k in ("p50_ms", "p99_ms", "p999_ms", "max_ms", "miss_pct"):
+    for k in ("p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms", "miss_pct"):
         assert math.isclose(float(line[k]), v[k], rel_tol=1e-9), (k, line[k], v[k])
     assert int(line["runs"]) == v["runs"] and int(line["wakeups"]) == v["wakeups"]
     n += 1
@@ -89,38 +116,92 @@ else
 fi
 # text shows p99 to 3 decimals: the csv's, rounded
 ok_eq "text: the p99 of A's noload audio is the csv's" \
-	"$(awk '/^noload latency/ { on = 1 } on && $1 == "A" && $2 == "audio" { print $5; exit }' text | tr -d '*')" \
-	"$(awk -F, '$1 == "A" && $3 == "noload" && $4 == "audio" { printf "%.3f\n", $8 }' csv)"
+	"$(awk '/^noload latency/ { on = 1 } on && $1 == "A" && $2 == "audio" { print $6; exit }' text | tr -d '*')" \
+	"$(awk -F, '$1 == "A" && $3 == "noload" && $4 == "audio" { printf "%.3f\n", $9 }' csv)"
+
+# markdown: the pipe tables aligned in their source too (each line as long
+# as its header), the legend's '*' escaped (a list item "- * ..." is a
+# nested list)
+"$CONTEST" report --latency --format markdown >md 2>err
+ok_eq "markdown exits 0" "$?" 0
+ok "markdown: every table line as long as its header" awk '
+	/^\| Kernel / { n = length($0); next }
+	/^\|/ && length($0) != n { print "line " NR ": " length($0) " against " n; bad = 1 }
+	END { exit bad }' md
+ok "markdown: the legend's '*' escaped" sh -c '! grep -q "^- \*" md &&
+	grep -q "^- \(\\\\\* p99 differs\|No significance test\)" md'
 
 # the chart: a bar per row, run type and task, each the csv's p99
 "$CONTEST" plot --latency -o lat.svg 2>err
 ok_eq "plot --latency exits 0" "$?" 0
 ok_eq "plot --latency: the bars' p99s are the csv's" \
 	"$(sed -n 's/.*<rect class="bar" data-row="\([^"]*\)" data-type="\([^"]*\)" data-p99="\([^"]*\)".*<title>[^:]*: \([a-z]*\) p99.*/\1,\2,\4,\3/p' lat.svg | sort)" \
-	"$(awk -F, 'NR > 1 { printf "%s,%s,%s,%.4f\n", $2, $3, $4, $8 }' csv | sort)"
+	"$(awk -F, 'NR > 1 { printf "%s,%s,%s,%.4f\n", $2, $3, $4, $9 }' csv | sort)"
 if command -v python3 >/dev/null; then
 	ok "the chart is well-formed XML" python3 -c 'import xml.dom.minidom as m; m.parse("lat.svg")'
 fi
 
-# A: a suite without the probe too; its runs are a row of their own
-"$CONTEST" --quick --scale 2 -n 1 -k A noload >A2.out 2>A2.err
-ok_eq "suite A without --probe exits 0" "$?" 0
+# the main tables: under each, one line of every row's audio and video p99,
+# the csv's, rounded; right under the table's last row
+"$CONTEST" report >main0 2>err
+ok_eq "report exits 0" "$?" 0
+for type in noload process_load; do
+	ok_eq "the $type table is followed by its p99 line, the csv's" \
+		"$(awk -v t="$type:" '$0 == t { on = 1; next } on && /^[AB] / { last = NR; next }
+			on && last && NR == last + 1 { print; exit }' main0)" \
+		"$(awk -F, -v t="$type" '$3 == t && $4 == "audio" { a[$2] = $9 } $3 == t && $4 == "video" { v[$2] = $9 }
+			END { printf "Latency p99 (ms), audio/video: A %.3f/%.3f, B %.3f/%.3f\n", a["A"], v["A"], a["B"], v["B"] }' csv)"
+done
+ok_eq "the 2002 columns are as they were" \
+	"$(grep -c '^Kernel  *\[runs\]  *Time  *CPU%  *Loads  *LCPU%  *Ratio$' main0)" 2
+"$CONTEST" report --no-latency >main1 2>err
+ok_eq "--no-latency: the same report without the p99 lines" \
+	"$(grep -v '^Latency p99 (ms)' main0)" "$(cat main1)"
+"$CONTEST" report --format markdown >md0 2>err
+ok "markdown: the p99 line a paragraph after the table (a blank line between)" awk '
+	/^\| [AB] / { last = NR } /^Latency p99 \(ms\), audio\/video: A / { found = 1
+		if (!(last == NR - 2 && prev == "")) { print "line " NR; bad = 1 } }
+	{ prev = $0 } END { exit bad || !found }' md0
+
+# A: a suite without the probe and one with the full profile too: each
+# profile's runs (or none) are a row of their own, never averaged together
+"$CONTEST" --quick --scale 2 -n 1 --no-probe -k A noload >A2.out 2>A2.err
+ok_eq "suite A with --no-probe exits 0" "$?" 0
+ok_eq "--no-probe: no probe field in its run" \
+	"$(grep '^run ' contest-results/A.results | tail -1 | grep -c 'probe_')" 0
+"$CONTEST" --quick --scale 2 -n 1 --probe=full -k A noload >A3.out 2>A3.err
+ok_eq "suite A with --probe=full exits 0" "$?" 0
+grep '^run ' contest-results/A.results | tail -1 >A3.run
+ok_eq "--probe=full: its run records the full profile and work" \
+	"$(has_all A3.run probe_profile=full probe_audio=h1/ probe_audio_work_ns=250000 \
+		probe_video_work_ns=6666667 probe_input_work_ns=1000000)" "1 1"
 "$CONTEST" report >main 2>err
-ok "the main table shows A twice, probe and no probe apart" \
-	sh -c 'grep -q "^A (1) " main && grep -q "^A (2) " main'
-ok "a note says so" grep -q 'A (1) and A (2): A measured in 2 configurations, shown apart' main
-ok "the differences list the probe" grep -q '^probe: A (1) yes, A (2) no, B yes$' main
+ok "the main table shows A three times: light, none and full apart" \
+	sh -c 'grep -q "^A (1) " main && grep -q "^A (2) " main && grep -q "^A (3) " main && ! grep -q "^A (4)" main'
+ok "a note says so" grep -q 'A (1), A (2) and A (3): A measured in 3 configurations, shown apart' main
+ok "the differences name each row's probe profile" \
+	grep -q '^probe: A (1) light, A (2) none, A (3) full, B light$' main
+ok_eq "the noload rows: A (1) [2] runs, A (2) and A (3) [1] each" \
+	"$(awk '/^noload:/ { on = 1 } on && /^A \([123]\)/ { printf "%s %s ", $2, $3 } /^$/ { on = 0 }' main)" \
+	"(1) [2] (2) [1] (3) [1] "
+# the noload table's line, wrapped for a mail (a row's figures never cut)
+awk '/^Latency p99/ { on = 1; print; next } on && /^  / { print; next } { if (on) exit }' main >line
+ok_eq "the p99 line has the light and full rows, not the one without" \
+	"$(tr '\n' ' ' <line | sed 's/^Latency p99 (ms), audio\/video: //; s/ [0-9]*\.[0-9]*\/[0-9]*\.[0-9]*,\{0,1\} */|/g')" \
+	"A (1)|A (3)|B|"
+ok "wrapped within 72 columns" awk 'length($0) > 72 { bad = 1 } END { exit bad }' line
 "$CONTEST" report --latency A >text2 2>err
-ok_eq "latency tables: only A's probe row, [2] runs" \
-	"$(grep -c ' audio  *\[' text2) $(grep -c '^A (1)  *audio  *\[2\] ' text2)" "2 2"
+ok_eq "latency tables: A's light row [2] runs, its full row [1], no row without the probe" \
+	"$(grep -c '^A (1)  *audio  *\[2\] ' text2) $(grep -c '^A (3)  *audio  *\[1\] ' text2) $(grep -c '^A (2) ' text2)" "2 1 0"
 
 # no run with the probe
 mkdir plain || exit 99
 cp contest-results/A.results plain/
 grep -v ' probe_cal=' plain/A.results >plain/x && mv plain/x plain/A.results
+ok "the --no-probe run is among them" grep -q '^run .* type=noload ' plain/A.results
 "$CONTEST" report --latency -d plain >out 2>err
 ok_eq "no probe runs: exit 1" "$?" 1
-ok "and why" grep -q "no run of these labels ran the latency probe (contest run --probe)" err
+ok "and why" grep -q "no run of these labels ran the latency probe (they were made with --no-probe, or before contest had it)" err
 ok_eq "and nothing on standard output" "$(cat out)" ""
 "$CONTEST" plot --latency -d plain >out 2>err
 ok_eq "plot --latency, no probe runs: exit 1" "$?" 1

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t4005-load-list.sh - list_load counts the entries that find counts, never
 # follows a symlink, leaves contest's work directory, pseudo file systems and
 # /dev out, refuses a root it cannot list, and works under `contest load`.
@@ -6,9 +7,10 @@
 export LC_ALL=C
 TOP=$(pwd)
 
-# The count `contest list ARGS` shows for list_load ("entries: N under DIR").
+# The count `contest list --count ARGS` shows for list_load ("entries: N
+# under DIR").
 entries() {
-	"$CONTEST" list "$@" 2>&1 | sed -n 's/.*here: entries: \([0-9][0-9]*\) under .*/\1/p'
+	"$CONTEST" list --count "$@" 2>&1 | sed -n 's/.*here: entries: \([0-9][0-9]*\) under .*/\1/p'
 }
 
 # Entries per unit of a `contest load` report: natural / rate.  Both come
@@ -39,6 +41,22 @@ want=$(find tree | wc -l)
 # ---- the count -------------------------------------------------------------
 
 ok_eq "contest list counts what find counts" "$(entries --root tree)" "$want"
+# without --count, contest list does not walk: a root that list_load would
+# refuse is not even looked at
+"$CONTEST" list --root "$TOP/no-such-root" >nocount 2>&1
+ok_eq "contest list without --count: exit 0" "$?" 0
+ok "and no walk: list_load's size is not counted" \
+	grep -q "here: size not counted: walks $TOP/no-such-root (--count)" nocount
+ok "and the root is not opened" sh -c "! grep -q 'No such file' nocount"
+"$CONTEST" list --count --root "$TOP/no-such-root" >count 2>&1
+ok "with --count it is, and says what is wrong" grep -q "no-such-root" count
+ok "every column of contest list starts where its heading does" awk '
+	NR == 1 { u = index($0, "One unit"); w = index($0, "What runs"); next }
+	/^[a-z]/ { if (substr($0, u - 1, 1) != " " || substr($0, w - 1, 1) != " " ||
+		       substr($0, u, 1) == " " || substr($0, w, 1) == " ") bad = 1 }
+	/^$/ { exit }
+	END { exit bad }' nocount
+ok "spin_load, a test load, is not listed" sh -c "! grep -q spin_load nocount"
 ok_eq "a trailing slash on the root changes nothing" "$(entries --root tree/)" "$want"
 
 for i in 1 2 3 4 5 6 7 8 9 10; do : >outside/more$i; done
@@ -79,13 +97,16 @@ elif ! unshare -m true 2>/dev/null; then
 	skip "unshare -m is not available"
 	rmdir tree/proc tree/dev
 else
-	# A private mount namespace: the mounts vanish with it.
-	got=$(unshare -m sh -c 'mount -t proc proc tree/proc && mount --bind /dev tree/dev &&
-		"$1" list --root tree' sh "$CONTEST" 2>&1 |
-		sed -n 's/.*here: entries: \([0-9][0-9]*\) under .*/\1/p')
-	if [ -z "$got" ]; then
-		skip "cannot mount proc or bind /dev here"
+	# A private mount namespace: the mounts vanish with it.  Only a mount
+	# that fails (status 77) skips; contest failing fails.
+	unshare -m sh -c '{ mount -t proc proc tree/proc && mount --bind /dev tree/dev; } ||
+		exit 77; exec "$1" list --count --root tree' sh "$CONTEST" >mounts.out 2>&1
+	rc=$?
+	if [ $rc = 77 ]; then
+		skip "cannot mount proc or bind /dev here: $(head -n 1 mounts.out)"
 	else
+		ok_eq "contest list with proc and /dev mounted in the tree: exit 0" "$rc" 0
+		got=$(sed -n 's/.*here: entries: \([0-9][0-9]*\) under .*/\1/p' mounts.out)
 		ok_eq "proc and a bind mount of /dev are not entered" "$got" "$((want + 2))"
 	fi
 	rmdir tree/proc tree/dev
@@ -98,7 +119,7 @@ ok_eq "a missing root is refused" "$?" 1
 ok "... with a message naming it and why" \
 	grep -q "list_load cannot run here: --root $TOP/nope: No such file or directory" nope.err
 ok "contest list says it too" \
-	sh -c '"$1" list --root nope | grep -q "here: --root nope: No such file or directory"' \
+	sh -c '"$1" list --count --root nope | grep -q "here: --root nope: No such file or directory"' \
 	sh "$CONTEST"
 "$CONTEST" load list_load --root tree/a/file -t 1 --quick --work-dir "$TOP/w" >file.out 2>file.err
 ok "a root that is a file is refused" grep -q "root tree/a/file is not a directory" file.err

@@ -1,8 +1,11 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t4007-load-io-suite.sh - in a quick suite, every loaded run's record holds
 # the load's own I/O from /proc/PID/io (load_rchar ... load_cancelled_write_bytes),
-# a noload run's does not, and ctar_load, xtar_load and io_load put at least
-# one unit's size on the device per unit of Loads.  The oracles: GNU tar's
+# a noload run's does not, and with --io-sync (recorded as load.sync=yes)
+# ctar_load, xtar_load and io_load put at least one unit's size on the
+# device per unit of Loads (without it they sync nothing, as tar and dd:
+# t4003, t4004 and t4010 check those).  The oracles: GNU tar's
 # listing of xtar_load's archive (its file data) and the archive's size, and
 # io_load's 64 MiB file (--quick).
 . "$TOP_SRCDIR/tests/lib.sh"
@@ -19,8 +22,8 @@ command -v tar >/dev/null || skip_all "GNU tar is needed to read xtar_load's arc
 # The suite in the background; xtar_load's archive, written once before the
 # warm-up and kept to the end, is copied aside as soon as it is complete
 # (the warm-up starts after every load is prepared: look for its log line).
-"$CONTEST" --quick --scale 12 -n 1 -k t -d results --work-dir w ctar_load xtar_load io_load \
-	>out 2>err &
+"$CONTEST" --quick --scale 12 -n 1 -k t -d results --work-dir w --io-sync \
+	ctar_load xtar_load io_load >out 2>err &
 pid=$!
 got=no
 i=0
@@ -33,7 +36,7 @@ while [ $i -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do
 	i=$((i + 1))
 done
 wait "$pid"
-ok_eq "contest --quick ctar_load xtar_load io_load: exit status" "$?" 0
+ok_eq "contest --quick --io-sync ctar_load xtar_load io_load: exit status" "$?" 0
 ok_eq "xtar_load's archive was seen while the suite ran" "$got" yes
 
 # field TYPE KEY: KEY's value in TYPE's run record
@@ -48,6 +51,7 @@ for t in ctar_load xtar_load io_load; do
 		[ -n "$(field $t $k)" ] || missing="$missing $k"
 	done
 	ok_eq "$t's run record holds the load's I/O" "${missing:-none missing}" "none missing"
+	ok_eq "$t's run record says it was synced (--io-sync)" "$(field $t load.sync)" yes
 done
 present=
 for k in $keys; do
@@ -89,5 +93,16 @@ ok "io_load: Loads ${work:-?} = bytes written (wchar ${wchar:-?}) / 64 MiB" \
 	awk "BEGIN { u = \"$wchar\" / (64 * $MIB); d = u - \"$work\";
 		     exit !(\"$wchar\" != \"\" && (d < 0 ? -d : d) <= \"$work\" / 100 + 0.1) }"
 ok "nothing is left in the work directory" sh -c '[ ! -e w ] || [ -z "$(ls -A w)" ]'
+
+# synced and unsynced runs of a load are never averaged into one row: a
+# suite that would add the other kind to label t is refused before any work
+cp results/t.results before
+"$CONTEST" --quick -n 1 -k t -d results --work-dir w --dry-run io_load >mix.out 2>mix.err
+ok "a suite without --io-sync on a label with synced io_load runs is refused" test $? -ne 0
+ok "... naming --io-sync and the label" grep -q "label t already holds io_load runs with --io-sync" mix.err
+ok "... adding nothing to the results" cmp -s before results/t.results
+"$CONTEST" --quick -n 1 -k t -d results --work-dir w --dry-run --io-sync io_load read_load \
+	>mix2.out 2>mix2.err
+ok "with --io-sync the same label is accepted" test $? -eq 0
 
 done_testing

@@ -1,10 +1,13 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t4009-load-probe.sh - contest load NAME --probe: the latency probe's three
 # tasks run beside the load as contest's children, in contest's session and
 # a process group of their own, at nice 0 and SCHED_OTHER whatever the
 # load's --load-nice and --load-session; they print one row each whose counts
 # fit the time they ran; and none is left behind, SIGTERM included.  With
 # contest run --probe, the run records carry the figures of the timed build.
+# The light profile is the default; --probe=full does interbench's work;
+# --no-probe runs none.
 # No timing is asserted: only that the counts are possible.
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -72,36 +75,39 @@ ok_eq "the probe at nice 0, SCHED_OTHER (policy 0)" \
 ok_eq "none is left" "$(pgrep -g "${ppgid:-2147483647}")" ""
 
 ok "the load's figures come first" grep -q '^work: ' out
-ok "the calibration is printed" \
-	grep -Eq '^probe: +calibration [0-9]+\.[0-9] iterations/us, CPU% [0-9]+$' out
-cal=$(sed -n 's/^probe: *calibration \([0-9.]*\).*/\1/p' out)
+ok "the profile and calibration are printed" \
+	grep -Eq '^probe: +light, calibration [0-9]+\.[0-9] iterations/us, CPU% [0-9]+\.[0-9]$' out
+cal=$(sed -n 's/^probe: *light, calibration \([0-9.]*\).*/\1/p' out)
 ok "and is positive ($cal)" awk -v c="${cal:-0}" 'BEGIN { exit !(c > 0) }'
-ok "a table header" grep -Eq '^Task +Period +Wakeups +p50 +p99 +p99\.9 +max +Miss%$' out
+ok "a table header" grep -Eq '^Task +Period +Work +Wakeups +p50 +p90 +p99 +p99\.9 +max +Miss%$' out
 ok_eq "three rows" "$(grep -Ec '^(audio|video|input) ' out)" 3
 num='[0-9]+\.[0-9]{3}'
 for t in audio video input; do
-	ok "$t: the row's shape" sh -c "grep -Eq '^$t +[0-9.-]+ +[0-9]+ +$num +$num +$num +$num +[0-9]+\\.[0-9]\$' out"
-	ok "$t: p50 <= p99 <= p99.9 <= max, Miss% from 0 to 100" sh -c "grep '^$t ' out |
-		awk '{ exit !(\$4 <= \$5 && \$5 <= \$6 && \$6 <= \$7 && \$4 > 0 && \$8 >= 0 && \$8 <= 100) }'"
+	ok "$t: the row's shape" sh -c "grep -Eq '^$t +[0-9.-]+ +$num +[0-9]+ +$num +$num +$num +$num +$num +[0-9]+\\.[0-9]\$' out"
+	ok "$t: p50 <= p90 <= p99 <= p99.9 <= max, Miss% from 0 to 100" sh -c "grep '^$t ' out |
+		awk '{ exit !(\$5 <= \$6 && \$6 <= \$7 && \$7 <= \$8 && \$8 <= \$9 && \$5 > 0 && \$10 >= 0 && \$10 <= 100) }'"
 done
+ok_eq "the light profile's work per period, ms: audio, video, input" \
+	"$(awk '/^(audio|video|input) / { printf "%s %s ", $1, $3 }' out)" \
+	"audio 0.020 video 0.100 input 0.050 "
 
 secs=$(sed -n 's/^seconds: *//p' out)
 # wakeups TASK LOW HIGH: the task woke at least LOW and at most HIGH times
 wakeups() {
-	n=$(row "$1" | awk '{print $3}')
+	n=$(row "$1" | awk '{print $4}')
 	awk -v n="${n:-0}" -v lo="$2" -v hi="$3" 'BEGIN { exit !(n >= lo && n <= hi) }'
 }
 # A task cannot wake more often than its deadlines come (one more for the
 # edges, and the seconds are printed to 0.1 s: up to 0.05 s more); under
 # load it may wake far less often (video, 40 % of a CPU, most), so the low
 # bound is loose.
-ok "audio woke about $secs s / 5 ms times ($(row audio | awk '{print $3}'))" \
+ok "audio woke about $secs s / 5 ms times ($(row audio | awk '{print $4}'))" \
 	wakeups audio "$(awk -v s="$secs" 'BEGIN { print s / 0.005 / 10 }')" \
 		"$(awk -v s="$secs" 'BEGIN { print (s + 0.05) / 0.005 + 2 }')"
-ok "video woke about $secs s / 16.7 ms times ($(row video | awk '{print $3}'))" \
+ok "video woke about $secs s / 16.7 ms times ($(row video | awk '{print $4}'))" \
 	wakeups video "$(awk -v s="$secs" 'BEGIN { print s / 0.0166667 / 20 }')" \
 		"$(awk -v s="$secs" 'BEGIN { print (s + 0.05) / 0.0166667 + 2 }')"
-ok "input woke between $secs s / 100 ms and / 10 ms times ($(row input | awk '{print $3}'))" \
+ok "input woke between $secs s / 100 ms and / 10 ms times ($(row input | awk '{print $4}'))" \
 	wakeups input "$(awk -v s="$secs" 'BEGIN { print s / 0.1 / 10 }')" \
 		"$(awk -v s="$secs" 'BEGIN { print (s + 0.05) / 0.01 + 2 }')"
 
@@ -124,10 +130,18 @@ ok "the load has a session of its own ($lsid, contest's $csid)" \
 ok_eq "the probe stays in contest's" "$sids" "$csid"
 ok "and prints its table" grep -q '^audio ' out
 
-# ---- without --probe: no probe -----------------------------------------------
+# ---- --probe=full: interbench's work; by default the light probe; --no-probe --
 
+"$CONTEST" load spin_load -t 0.5 --probe=full --work-dir "$W" >out 2>err
+ok_eq "--probe=full: exit status" "$?" 0
+ok_eq "the full profile, its work per period, ms: audio, video, input" \
+	"$(awk '/^probe:/ { printf "%s ", $2 } /^(audio|video|input) / { printf "%s %s ", $1, $3 }' out)" \
+	"full, audio 0.250 video 6.667 input 1.000 "
 "$CONTEST" load spin_load -t 0.5 --work-dir "$W" >out 2>err
 ok_eq "without --probe: exit status" "$?" 0
+ok "the light probe by default" grep -Eq '^probe: +light, ' out
+"$CONTEST" load spin_load -t 0.5 --no-probe --work-dir "$W" >out 2>err
+ok_eq "--no-probe: exit status" "$?" 0
 ok "no probe line, no table" sh -c "! grep -Eq '^(probe:|Task |audio )' out"
 
 # ---- SIGTERM while the probe runs ----------------------------------------------
@@ -142,7 +156,7 @@ command -v make >/dev/null || { skip "make is not installed: no suite"; done_tes
 mkdir run || exit 99
 (cd run && "$CONTEST" --scale 2 -n 1 -k probed --probe noload >../suite.out 2>../suite.err)
 ok_eq "run --probe noload: exit status" "$?" 0
-ok "the plan names the probe" grep -q "latency probe: audio, video and input" suite.err
+ok "the plan names the probe" grep -q "latency probe: light (audio, video and input)" suite.err
 rec=$(grep '^run ' run/contest-results/probed.results)
 field() {	# field KEY: its value in the run record
 	echo "$rec" | tr ' ' '\n' | sed -n "s/^$1=//p"
@@ -150,7 +164,8 @@ field() {	# field KEY: its value in the run record
 ok "the run is valid" sh -c "echo '$rec' | grep -q ' valid=1 '"
 for k in probe_cal probe_cpu_ns probe_audio probe_video probe_input probe_audio_periods \
 	probe_audio_misses probe_video_periods probe_video_misses probe_input_periods \
-	probe_input_misses; do
+	probe_input_misses probe_profile probe_audio_work_ns probe_video_work_ns \
+	probe_input_work_ns; do
 	ok "the record has $k" test -n "$(field $k)"
 done
 elapsed=$(field elapsed_ns)
@@ -165,8 +180,9 @@ ok "and it woke in at most as many ($audio)" awk -v w="${audio:-0}" -v p="${peri
 ok_eq "report reads the store: exit status" "$?" 0
 ok "with no damaged record" sh -c "! grep -q damaged report.err"
 
-(cd run && "$CONTEST" --scale 2 -n 1 -k plain noload >../plain.out 2>../plain.err)
-ok_eq "run without --probe: exit status" "$?" 0
+(cd run && "$CONTEST" --scale 2 -n 1 -k plain --no-probe noload >../plain.out 2>../plain.err)
+ok_eq "run --no-probe: exit status" "$?" 0
+ok "the plan says so" grep -q "latency probe: none (--no-probe)" plain.err
 ok "no probe field in its record" sh -c "! grep -q 'probe_' run/contest-results/plain.results"
 
 # SIGTERM during a timed build with the probe beside it

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGINT, SIGTERM and SIGHUP during the warm-up and during timed runs under
 # each load: every child stopped and reaped, the scratch removed, earlier
 # records intact, exit status 128 + signal, one line saying what was kept.
@@ -71,7 +72,8 @@ cp big/many.results many.before
 # (an asynchronous command of a script ignores SIGINT: TERM it)
 "$CONTEST" report -d big >/dev/null 2>big.err &
 pid=$!
-sleep 0.1
+reading() { ls -l /proc/$pid/fd 2>/dev/null | grep -q 'many\.results$'; }
+wait_until reading	# TERM while it reads the records
 kill -s TERM $pid
 wait $pid 2>/dev/null	# (the shell would say "Terminated")
 rc=$?

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # One contest at a time per work or results directory: a second refuses at
 # once naming the pid; a lock file left by a dead contest is taken over.
 . "$TOP_SRCDIR/tests/lib.sh"
@@ -31,5 +32,24 @@ echo 4194304999 >w4/contest.lock
 "$CONTEST" --quick -n 1 -k fourth --work-dir w4 -d r4 noload >fourth.out 2>fourth.err
 ok_eq "a stale lock file: contest runs" "$?" 0
 ok "it says it takes the lock over" grep -q "taking over w4/contest.lock from contest pid 4194304999" fourth.err
+
+# contest merge appends into DEST under DEST's lock: not beside a contest
+mkdir wl5
+"$CONTEST" -w cmd:wl5 --build-cmd 'while ! [ -e ../go ]; do sleep 0.02; done' --clean-cmd true \
+	--lead-time 0 -n 1 -k fifth --work-dir w5 -d r5 --quiet cacherun >fifth.out 2>fifth.err &
+pid=$!
+ok "a contest holds its results directory" wait_until test -s r5/contest.lock
+"$CONTEST" merge r4 r5 >merge.out 2>merge.err
+ok_eq "contest merge into it: exit status" "$?" 1
+ok "it names the pid that holds it" \
+	grep -q "another contest (pid $pid) is using the results directory r5" merge.err
+ok "it copied nothing" test ! -e r5/fourth.results
+touch go
+wait $pid
+ok_eq "the contest finishes normally" "$?" 0
+"$CONTEST" merge r4 r5 >merge.out 2>merge.err
+ok_eq "then the merge runs" "$?" 0
+ok "and copies the records" cmp -s r4/fourth.results r5/fourth.results
+ok "and leaves no lock" test ! -e r5/contest.lock
 
 done_testing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Disk full: loads that run out of space make their run invalid with "no
 # space left on device", their scratch is removed and the suite goes on;
 # preflight refuses io_load and read_load files that cannot fit before
@@ -91,21 +92,35 @@ ok "no scratch or work directory is left" test ! -e w
 "$CONTEST" report -d store st >rep2 2>&1
 ok "the report reads the same" cmp rep1 rep2
 
-# 4. a store that fills up during the suite: once the first run is stored,
-# the test fills the file system; the record that no longer fits is cut
-# back off, and contest stops saying what it kept
+# 4. a store that fills up during the suite, in the middle of a record:
+# once the first run is stored, contest is stopped (SIGSTOP); the test pads
+# the file so that the last page has room for a quarter to a half of a
+# record, fills the file system, and lets contest go on.  The next record
+# is written in part (the page's room) and then fails: that torn piece is
+# cut back off, and contest stops saying what it kept
 rm -f store/filler store/st.results
 sh -c "exec \"\$CONTEST\" -w cmd:$top/tree --build-cmd true --clean-cmd true -n 40 \
 	--work-dir w -d store -k mid noload" >mid.out 2>mid.err &
 pid=$!
 wait_until grep -q '^run ' store/mid.results
+kill -STOP $pid
+reclen=$(grep '^run ' store/mid.results | tail -n 1 | wc -c)
+room() { echo $((4096 - $(stat -c %s store/mid.results) % 4096)); }
+while [ "$(room)" -ge $((reclen / 2)) ] || [ "$(room)" -lt $((reclen / 4)) ]; do
+	printf '#\n' >>store/mid.results
+done
 head -c $((64 * 1024)) /dev/zero >store/filler 2>/dev/null
+ok "the store is full: not a page free for a new file" sh -c '! echo x 2>/dev/null >store/probe'
+rm -f store/probe
+ok "but for the last page's room, less than a record ($(room) of $reclen bytes)" \
+	test "$(room)" -gt 0 -a "$(room)" -lt "$reclen"
 cp store/mid.results mid.before
+kill -CONT $pid
 wait $pid
 ok_eq "a store that fills up: exit status" "$?" 1
 ok "the message names the file and the cause" \
 	grep -q "cannot append to store/mid.results: No space left on device" mid.err
-ok "it says how many runs were kept" grep -q "stopped: [0-9]* runs kept in store/mid.results" mid.err
+ok "it says how many runs were kept" grep -q "stopped: [0-9]* runs\{0,1\} kept in store/mid.results" mid.err
 ok "the records written before are unharmed" \
 	sh -c "head -c $(stat -c %s mid.before) store/mid.results | cmp - mid.before"
 ok_eq "the file ends with a whole line" "$(tail -c 1 store/mid.results | od -An -c | tr -d ' ')" '\n'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad input, beyond the command-line errors of t1001 and the damaged files of
 # t3002: numbers out of range, labels with tabs or non-ASCII bytes, results
 # directories that are missing, a file, unreadable or empty, and labels that
@@ -75,8 +76,9 @@ for label in ../sub/outside ../outside /etc/passwd "sub/outside"; do
 	refused "report of label '$label'" 1 "no valid runs stored for label" report -d res "$label"
 done
 "$CONTEST" report -d res ../outside 2.4.19 >out 2>err
-ok_eq "a missing label beside a stored one: exit status" "$?" 0
-ok "the stored one is reported" grep -q "^2.4.19 " out
-ok "the missing one is named" grep -q "no valid runs stored for label '../outside'" err
+ok_eq "a missing label beside a stored one: exit status 1" "$?" 1
+ok "the missing one is named, with the labels that have runs" \
+	grep -q "no valid runs stored for label '../outside' (labels with runs: 2.4.19)" err
+ok "and no table as if it were complete" test ! -s out
 
 done_testing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Valgrind: contest report on the stored 2002 results, with a baseline,
 # with damaged and garbage files, and its error exits, has no memory error
 # and no leak.  (Loads and the timed suite fork; their children exit holding
@@ -32,7 +33,8 @@ ok "baseline: the same table as without valgrind" cmp baseline.out plain.out
 ok "baseline: nine tables" test "$(grep -c '^[a-z_]*:$' baseline.out)" = 9
 
 vg own 0 report -d "$data"
-vg labels 0 report -d "$data" 2.4.19 2.5.47 no-such-label
+vg labels 0 report -d "$data" 2.4.19 2.5.47
+vg nolabel 1 report -d "$data" 2.4.19 2.5.47 no-such-label
 
 # damaged results, as t3002 makes them, and worse
 cp -r "$data" results
@@ -61,5 +63,8 @@ vg nobase 1 report -d "$data" --baseline no-such-label
 vg badopt 2 report --no-such-option
 vg badnum 2 -n 99999999999999999999
 vg help 0 --help
+vg cmdhelp 0 report --help
+vg typo 2 reprot
+vg before 2 -d x report
 
 done_testing

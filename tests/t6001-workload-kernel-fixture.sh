@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -w kernel:DIR on a fixture tree whose Makefile behaves like Linux's
 # (tests/data/kernel-fixture): configured once out of tree, cleaned and built
 # every run, its identity recorded, the source tree never written; --kconfig,

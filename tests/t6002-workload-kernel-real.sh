@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -w kernel:DIR on a real Linux tree, named by CONTEST_KERNEL_TREE (a clean
 # tree: e.g. Debian's linux-source-6.1, extracted).  Without it this test
 # skips.  It configures tinyconfig and builds vmlinux three times (warm-up,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -w cmd:DIR: --build-cmd timed and --clean-cmd before it, each by /bin/sh -c
 # in DIR; CONTEST_JOBS; the identity; the option checks; builds, warm-ups
 # and cleans that fail; ctar_load reading DIR.

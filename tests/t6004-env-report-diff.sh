@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `contest env` shows what a run records, each field checked against the
 # machine (or "absent" where the machine does not show it); `contest report`
 # names, under the tables, every field in which the compared rows differ:
@@ -128,8 +129,9 @@ ok "and a line says the sessions differ" grep -q "^load_nice: e 0 / 5\$" rep
 run -k d -j 2
 "$CONTEST" report -d res a d >rep 2>err
 ok "rows measured alike: no such lines" sh -c "! grep -q 'Measured differently' rep"
-ok_eq "and nothing but the table (title, header, two rows) and the legend: one run a side" \
-	"$(grep -c . rep):$(tail -n 1 rep)" "5:No significance test against a: fewer than 2 valid runs on a side"
+ok_eq "and nothing but the table (title, header, two rows), the probe's p99 line and the legend: one run a side" \
+	"$(grep -c . rep):$(sed -n 5p rep | cut -d: -f1):$(tail -n 1 rep)" \
+	"6:Latency p99 (ms), audio/video:No significance test against a: fewer than 2 valid runs on a side"
 
 # ---- the flush, as the env record names it ------------------------------------------
 # contest flushes with drop_caches where it can write it, else with fadvise
@@ -151,8 +153,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -w /proc/sys/vm/drop
 	ok_eq "and as root" "$?" 0
 	ok "nobody's env record: fadvise, partial" grep -q "^env .* flush=fadvise%20(partial:" shared/res/user.results
 	"$CONTEST" report -d shared/res admin user >rep 2>err
-	ok "report: a root and a non-root flush measured differently" grep -qx \
-		"flush: admin drop_caches, user fadvise (partial: the tree and work files only)" rep
+	ok "report: a root and a non-root flush measured differently" sh -c 'grep -qx "flush:" rep &&
+		grep -qx "  admin  drop_caches" rep &&
+		grep -qx "  user   fadvise (partial: the tree and work files only)" rep'
 else
 	skip "not root with setpriv and a writable drop_caches: no suite of both kinds"
 	skip "no root suite"

@@ -1,64 +1,75 @@
 #!/bin/sh
-# contrib/mmtests: contest as an mmtests shellpack.  The config is sourced
-# and contest-bench and parse-results are run as mmtests runs them (the
-# variables it sets: SHELLPACK_SOURCES, LOGDIR_RESULTS, TESTDISK_DIR), with
-# no mmtests installed, against a quick suite.
+# SPDX-License-Identifier: GPL-2.0-or-later
+# contrib/mmtests: the pack's files, without mmtests (t7003 runs it inside
+# mmtests): the scripts' syntax, the macro lines mmtests' rewriter takes,
+# and parse-results' two reports over the results of a quick suite.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 mm=$TOP_SRCDIR/contrib/mmtests
 pack=$mm/shellpack_src/src/contest
 command -v bash >/dev/null || skip_all "bash is not installed: mmtests' shellpacks are bash"
 
-for f in contest-bench contest-install parse-results shellpack.yaml; do
+for f in contest-bench contest-install parse-results parse-results-loads shellpack.yaml \
+	shellpack-loads.yaml; do
 	ok "shellpack_src/src/contest/$f is there" test -f "$pack/$f"
 done
-ok "and configs/config-workload-contest, and a README" \
-	test -f "$mm/configs/config-workload-contest" -a -f "$mm/README.md"
+ok "and the driver, the configs, install.sh and a README" sh -c \
+	'for f in drivers/driver-contest.sh configs/config-workload-contest \
+		configs/config-workload-contest-quick install.sh README.md; do
+		test -f "$1/$f" || exit 1; done' sh "$mm"
 ok "the scripts are bash without syntax errors" sh -c \
-	'for s in contest-bench contest-install parse-results; do bash -n "$1/$s" || exit 1; done' \
-	sh "$pack"
+	'for s in contest-bench contest-install parse-results parse-results-loads; do
+		bash -n "$1/$s" || exit 1; done; bash -n "$2/drivers/driver-contest.sh"' sh "$pack" "$mm"
+# mmtests' rewriter takes every line holding the marker for a macro, and
+# rewrites again while it finds one: a comment holding it never ends
+ok "the marker ###SHELLPACK is only ever a macro line" sh -c \
+	'! grep -h "###SHELLPACK" "$1/contest-bench" "$1/contest-install" |
+	   grep -v "^###SHELLPACK [a-zA-Z_]*\( \|\$\)"' sh "$pack"
+ok "the driver calls the bench with -v and every parameter the bench takes" sh -c \
+	'for o in -v --runs --workload --quick --runtypes; do
+		grep -q -- "$o" "$1/drivers/driver-contest.sh" || exit 1
+		[ "$o" = -v ] || grep -q -- "parsearg[A-Za-z]* *$o " "$2/contest-bench" || exit 1
+	done' sh "$mm" "$pack"
 
-# contest installed where contest-install puts it
-mkdir -p sources/contest-0.1.0-installed/bin logs disk || exit 99
-ln -s "$CONTEST" sources/contest-0.1.0-installed/bin/contest || exit 99
-mm_env() {	# mm_env COMMAND...: the config sourced, mmtests' variables set
-	env -u CONTEST SHELLPACK_SOURCES="$T_DIR/sources" LOGDIR_RESULTS="$T_DIR/logs" \
-		TESTDISK_DIR="$T_DIR/disk" NUMCPUS="$(getconf _NPROCESSORS_ONLN)" \
-		bash -c '. "$0" && exec "$@"' "$mm/configs/config-workload-contest" "$@"
-}
-mm_env sh -c 'echo "$MMTESTS $CONTEST_RUNS"' >cfg
-ok_eq "the config names the shellpack and its parameters" "$(cat cfg)" "contest 3"
-mm_env bash "$pack/contest-bench" --runs 1 --runtypes "noload process_load" --quick \
-	--options "--scale 4 --lead-time 0.5" >bench.out 2>bench.err
-ok_eq "contest-bench exits 0" "$?" 0
-ok "it keeps contest's tables, results, figures and summary in LOGDIR_RESULTS" sh -c \
-	'grep -q "^process_load:\$" logs/contest-tables.txt && [ -d logs/contest-results ] &&
-	 grep -q "^process_load.time_s: " logs/contest-keyvalue &&
-	 grep -q "\"status\": \"ok\"" logs/contest-summary.json'
-ok "the work directory on the test disk is gone" test ! -e disk/contest-work
+mkdir logs || exit 99
+"$CONTEST" run -k a -n 1 --quick --scale 4 --lead-time 0.5 -d logs/contest-results \
+	--work-dir "$T_DIR/work" --no-progress noload process_load >/dev/null 2>&1 ||
+	{ echo "Bail out! the quick suite failed"; exit 99; }
 
-bash "$pack/parse-results" logs >parsed 2>err
+bash "$pack/parse-results" logs >time.out 2>err
 ok_eq "parse-results exits 0" "$?" 0
-ok_eq "one line per figure of each valid run: 3 figures x 2 runs" "$(wc -l <parsed | tr -d ' ')" 6
+ok_eq "Time and Ratio of each of the 2 runs" "$(cut -f1,2 time.out | tr '\t\n' ': ')" \
+	"Ratio:noload Ratio:process_load Time:noload Time:process_load "
 ok "each: metric, run type, _, round, number, _ (tab delimited)" awk -F'\t' '
-	NF != 6 || $1 !~ /^(Time|Loads|CPU)$/ || $2 !~ /^(noload|process_load)$/ || $3 != "_" ||
-	$4 != 1 || $5 !~ /^[0-9.]+$/ || $6 != "_" { bad = 1 } END { exit bad }' parsed
-ok "every metric is in shellpack.yaml" sh -c \
-	'for m in $(cut -f1 parsed | sort -u); do grep -q "^  - $m\$" "$1/shellpack.yaml" || exit 1; done' \
+	NF != 6 || $3 != "_" || $4 != 1 || $5 !~ /^[0-9.]+$/ || $6 != "_" { bad = 1 }
+	END { exit bad }' time.out
+(cd logs && bash "$pack/parse-results-loads") >loads.out 2>err
+ok_eq "parse-results-loads (in the log directory): CPU% of both, Loads and LCPU% of the load" \
+	"$(cut -f1,2 loads.out | tr '\t\n' ': ')" \
+	"CPU%:noload CPU%:process_load LCPU%:process_load Loads:process_load "
+ok "every metric is in its shellpack yaml, and no other" sh -c \
+	'[ "$(cut -f1 time.out | sort -u)" = "$(sed -n "s/^  - //p" "$1/shellpack.yaml" | sort)" ] &&
+	 [ "$(cut -f1 loads.out | sort -u)" = "$(sed -n "s/^  - //p" "$1/shellpack-loads.yaml" | sort)" ]' \
 	sh "$pack"
-kv=$(sed -n 's/^process_load.time_s: //p' logs/contest-keyvalue)
-pr=$(awk -F'\t' '$1 == "Time" && $2 == "process_load" { print $5 }' parsed)
-ok "its process_load Time is the report's ($pr and $kv)" \
-	awk -v a="$pr" -v b="$kv" 'BEGIN { d = a - b; exit !(d < 0.0005 && d > -0.0005) }'
+ok "Loads, CPU%, LCPU% are better higher; Time and Ratio lower" sh -c \
+	'grep -q "^preferhigher: true" "$1/shellpack-loads.yaml" && ! grep -q preferhigher "$1/shellpack.yaml"' \
+	sh "$pack"
 
-# what fails says why
-env -u SHELLPACK_SOURCES bash "$pack/contest-bench" >/dev/null 2>err
-ok "contest-bench outside mmtests: it says what is missing" grep -q "SHELLPACK_SOURCES is not set" err
-env -u CONTEST_SOURCE SHELLPACK_SOURCES="$T_DIR/sources" bash "$pack/contest-install" \
-	>/dev/null 2>err
-ok "contest-install without CONTEST_SOURCE: it says so" grep -q "CONTEST_SOURCE is not set" err
-ok "and removed nothing" test -x sources/contest-0.1.0-installed/bin/contest
-bash "$pack/parse-results" disk >/dev/null 2>err
+"$CONTEST" report -d logs/contest-results --format keyvalue a >kv || exit 99
+field() { awk -F'\t' -v m="$1" -v t="$2" '$1 == m && $2 == t { print $5 }' "$3"; }
+for f in "Time process_load time_s time.out" "Ratio process_load ratio time.out" \
+	"Loads process_load loads loads.out" "LCPU% process_load lcpu_pct loads.out" \
+	"CPU% noload cpu_pct loads.out"; do
+	set -- $f
+	want=$(sed -n "s/^$2.$3: //p" kv)
+	got=$(field "$1" "$2" "$4")
+	ok "its $2 $1 is the report's ($got and $want)" \
+		awk -v a="$got" -v b="$want" 'BEGIN { d = (a - b) / b; exit !(a != "" && d < 0.001 && d > -0.001) }'
+done
+
+mkdir empty
+bash "$pack/parse-results" empty >/dev/null 2>err
 ok_eq "parse-results where there are no results: exit 1" "$?" 1
+ok "and says so" grep -q "no contest-results" err
 
 done_testing

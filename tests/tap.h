@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tap.h - a tiny Test Anything Protocol emitter for the unit tests. */
 #ifndef CONTEST_TAP_H
 #define CONTEST_TAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tar-tool.c - test driver: write or extract an archive with src/tar.c. */
 #include <errno.h>
 #include <inttypes.h>

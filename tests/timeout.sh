@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # timeout.sh - how make check runs every test (LOG_COMPILER, SH_LOG_COMPILER):
 # under a time limit, so that a hung wait fails the run instead of hanging it.
 #
@@ -13,7 +14,9 @@
 # own, out of that group: every process the test starts inherits
 # CONTEST_TEST_RUN in its environment, by which the stragglers are found
 # and killed too.  The log then ends with a "Bail out!" line saying so, and
-# the test is an ERROR.
+# the test is an ERROR.  A test that ends by itself and leaves a process
+# carrying its mark behind (make, cc, a sleep, contest, a load) is an ERROR
+# too: the stragglers are listed and killed.
 set -u
 
 [ $# -gt 0 ] || { echo "usage: timeout.sh COMMAND..." >&2; exit 99; }
@@ -23,6 +26,8 @@ name=${test##*/}
 case $name in
 t6002-*) limit=3600 ;;	# builds a real kernel three times: about 10 min on 2 CPUs
 t2003-* | t2008-* | t2009-* | t2011-* | t2012-*) limit=1200 ;;	# whole quick suites, several of them in t2008; t2009 a dozen comparisons
+t7003-*) limit=1200 ;;	# mmtests builds contest, runs two quick suites
+t7004-*) limit=1200 ;;	# lkp run: a quick suite, lkp's monitors and stats
 *) limit=600 ;;
 esac
 limit=${CONTEST_TEST_TIMEOUT:-$limit}
@@ -91,7 +96,22 @@ cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s[i] = 60 
 rm -f "$tf"
 echo "# took $(($(date +%s) - start)) s; CPU $cpu"
 # 124: timed out and ended by SIGTERM; 137 (128 + SIGKILL): it took SIGKILL
-[ $status = 124 ] || [ $status = 137 ] || exit $status
+if [ $status != 124 ] && [ $status != 137 ]; then
+	# The test ended by itself: whatever it started must have ended too.
+	# Anything still carrying its mark (make, cc, a sleep keeper, contest, a
+	# load) is a leak, and fails the test that left it.  A second to let
+	# what is ending end.
+	left=$(marked)
+	[ -z "$left" ] || { sleep 1; left=$(marked); }
+	[ -z "$left" ] && exit $status
+	for p in $left; do
+		echo "# left running: $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-100)"
+	done
+	# shellcheck disable=SC2086
+	kill -KILL $left 2>/dev/null
+	echo "Bail out! $name left $(echo $left | wc -w) process(es) running (killed)"
+	exit 99
+fi
 
 msg="timed out: $name ran longer than its limit of $limit s (CONTEST_TEST_TIMEOUT)"
 echo "# $msg; SIGTERM sent, SIGKILL after $grace s"

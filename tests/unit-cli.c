@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-cli.c - option parsing: defaults, values, commands, errors. */
 #include "config.h"
 
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "probe.h"
 #include "tap.h"
 
 static int dummy(struct config *cfg)
@@ -19,6 +21,7 @@ static const struct command cmds[] = {
 	{ "report", CMD_REPORT, dummy, "", "" },
 	{ "list", CMD_LIST, dummy, "", "" },
 	{ "load", CMD_LOAD, dummy, "", "" },
+	{ "compare", CMD_COMPARE, dummy, "", "" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -66,6 +69,21 @@ int main(void)
 	   c.io_size == 64u << 20 && c.mem_size == 1u << 30 && c.chunk_size == 8192,
 	   "sizes with suffixes");
 	ok(parse("contest --load-nice -5", &c) == 0 && c.load_nice == -5, "a negative nice value");
+	ok(parse("contest noload", &c) == 0 && c.probe == PROBE_LIGHT &&
+	   parse("contest load process_load", &c) == 0 && c.probe == PROBE_LIGHT &&
+	   parse("contest compare --vary load-nice=0,19", &c) == 0 && c.probe == PROBE_LIGHT,
+	   "the light probe by default: run, load and compare");
+	ok(parse("contest --probe noload", &c) == 0 && c.probe == PROBE_LIGHT && c.nargs == 1 &&
+	   parse("contest --probe=full noload", &c) == 0 && c.probe == PROBE_FULL &&
+	   parse("contest load process_load --probe=light", &c) == 0 && c.probe == PROBE_LIGHT,
+	   "--probe, --probe=full, --probe=light");
+	ok(parse("contest --probe=full --no-probe", &c) == 0 && c.probe == PROBE_NONE &&
+	   parse("contest --no-probe --probe", &c) == 0 && c.probe == PROBE_LIGHT,
+	   "--no-probe, the last one given wins");
+	ok(parse("contest --probe=heavy", &c) == 2 && parse("contest --probe=", &c) == 2 &&
+	   parse("contest --probe=none", &c) == 2, "--probe=heavy, empty or none: 2");
+	ok(parse("contest report --no-latency", &c) == 0 && c.no_latency &&
+	   parse("contest --no-latency", &c) == 2, "--no-latency: report's only");
 	ok(parse("contest -- noload", &c) == 0 && c.nargs == 1, "-- ends the options");
 
 	fprintf(stderr, "# the errors below are expected:\n");
@@ -79,6 +97,19 @@ int main(void)
 	ok(parse("contest --load-nice 20", &c) == 2, "nice out of range: 2");
 	ok(parse("contest report --quick", &c) == 2, "a run option given to report: 2");
 	ok(parse("contest list --baseline x", &c) == 2, "a report option given to list: 2");
+	ok(parse("contest -d x report", &c) == 2, "an option before the command: 2");
+	ok(parse("contest -nauto -d x report", &c) == 2, "a value glued to -n, then the command: 2");
+	ok(parse("contest -k report noload", &c) == 0 && c.cmd == CMD_RUN &&
+	   !strcmp(c.label, "report") && c.nargs == 1, "-k's value that names a command is a value");
+	ok(parse("contest --label report noload", &c) == 0 && c.cmd == CMD_RUN &&
+	   !strcmp(c.label, "report"), "--label's value that names a command is a value");
+	ok(parse("contest --label=x report", &c) == 2, "--label=x before the command: 2");
+	ok(parse("contest -- report", &c) == 0 && c.cmd == CMD_RUN && c.nargs == 1,
+	   "after --, report is a run type (refused later, by the suite)");
+	ok(parse("contest reprot", &c) == 2, "a mistyped command: 2");
+	ok(parse("contest noload", &c) == 0 && c.cmd == CMD_RUN, "a run type is no mistyped command");
+	ok(parse("contest --scale 10001", &c) == 2 && parse("contest --scale 10000", &c) == 0,
+	   "--scale: 1 to 10000, as the builtin generator makes");
 	free(c.args);
 	return tap_done();
 }

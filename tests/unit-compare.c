@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-compare.c - contest compare: the configuration file and the order. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-hist.c - the latency histogram against the exact figures of the
  * same samples: a sorted array gives every percentile by nearest rank. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-probe.c - the probe's figures in a run record: round trip, absence,
  * and damaged fields refused. */
 #include "config.h"
@@ -57,6 +58,8 @@ static int with_field(const char *key, const char *val, char *why, size_t len)
 	}
 	in.probe = st;
 	in.probe_cal = 900;
+	in.probe_profile = PROBE_LIGHT;
+	memcpy(in.probe_work_ns, probe_profiles[PROBE_LIGHT].work_ns, sizeof(in.probe_work_ns));
 	run_to_record(&in, &r);
 	record_init(&damaged, "run");
 	for (size_t i = 0; i < r.n; i++)
@@ -74,6 +77,20 @@ static int with_field(const char *key, const char *val, char *why, size_t len)
 
 int main(void)
 {
+	ok(probe_profile_parse("light") == PROBE_LIGHT && probe_profile_parse("full") == PROBE_FULL &&
+	   probe_profile_parse("none") == PROBE_NONE && probe_profile_parse("Light") < 0 &&
+	   probe_profile_parse("") < 0, "the profiles' names parse, nothing else");
+	{	/* the light profile's work: at most 2 % of one CPU */
+		const int64_t *w = probe_profiles[PROBE_LIGHT].work_ns;
+		double mean_input = (double)(probe_tasks[PROBE_INPUT].min_ns +
+					     probe_tasks[PROBE_INPUT].max_ns) / 2;
+		double share = (double)w[PROBE_AUDIO] / (double)probe_tasks[PROBE_AUDIO].period_ns +
+			       (double)w[PROBE_VIDEO] / (double)probe_tasks[PROBE_VIDEO].period_ns +
+			       (double)w[PROBE_INPUT] / mean_input;
+
+		ok(share > 0 && share <= 0.0125, "light's work is %.2f %% of one CPU (<= 1.25 %%: "
+		   "room for the wakeups within 2 %%)", share * 100);
+	}
 	static struct probe_stats st[PROBE_TASKS];
 	struct run in = sample_run(), out;
 	struct record r;
@@ -100,27 +117,65 @@ int main(void)
 	in.probe = st;
 	in.probe_cal = 912.345;
 	in.probe_cpu_ns = 123456789;
+	in.probe_profile = PROBE_LIGHT;
+	in.probe_work_ns[PROBE_AUDIO] = 20000;
+	in.probe_work_ns[PROBE_VIDEO] = 100001;
+	in.probe_work_ns[PROBE_INPUT] = 49999;
 	ok(through_line(&in, &out, why, sizeof(why)) == 0, "a run with the probe converts back");
 	ok(out.probe != NULL, "with its probe figures");
 	ok(out.probe_cal == 912.345 && out.probe_cpu_ns == 123456789,
 	   "the calibration and the probe's CPU time");
+	ok(out.probe_profile == PROBE_LIGHT &&
+	   !memcmp(out.probe_work_ns, in.probe_work_ns, sizeof(in.probe_work_ns)),
+	   "its profile and every task's work figure as recorded (not the table's)");
+	run_free(&out);
+	in.probe_profile = PROBE_FULL;
+	ok(through_line(&in, &out, why, sizeof(why)) == 0 && out.probe_profile == PROBE_FULL,
+	   "the full profile converts back as full");
 	for (unsigned i = 0; out.probe && i < PROBE_TASKS; i++)
 		same &= !memcmp(&out.probe[i], &st[i], sizeof(st[i]));
 	ok(same, "every task's histogram, periods and misses, exactly");
 	run_free(&out);
 	ok(out.probe == NULL, "run_free frees them");
 
+	in.probe_cpu_ns = -1;
+	ok(through_line(&in, &out, why, sizeof(why)) == 0 && out.probe && out.probe_cpu_ns == -1,
+	   "the probe's CPU time not measured: absent, not 0");
+	run_free(&out);
+	ok(with_field("probe_cpu_ns", NULL, why, sizeof(why)) == 0,
+	   "without probe_cpu_ns the probe's figures are read all the same");
 	ok(with_field("probe_cal", NULL, why, sizeof(why)) == 0,
 	   "without probe_cal a record has no probe (the rest is ignored)");
 	ok(with_field("probe_video", "h1/1/1000/1000/1000/0/0/61:1", why, sizeof(why)) == 0,
 	   "another valid histogram is accepted");
+	{	/* a record from before the profiles: no profile, no work figures */
+		struct record old;
+
+		run_to_record(&in, &r);
+		record_init(&old, "run");
+		for (size_t i = 0; i < r.n; i++)
+			if (strcmp(r.kv[i].key, "v") && strcmp(r.kv[i].key, "probe_profile") &&
+			    !strstr(r.kv[i].key, "_work_ns"))
+				record_set(&old, r.kv[i].key, r.kv[i].val);
+		ok(run_from_record(&old, &out, why, sizeof(why)) == 0 &&
+		   out.probe_profile == PROBE_FULL &&
+		   !memcmp(out.probe_work_ns, probe_profiles[PROBE_FULL].work_ns,
+			   sizeof(out.probe_work_ns)),
+		   "a record without probe_profile ran the full probe, with its work figures");
+		run_free(&out);
+		record_free(&old);
+		record_free(&r);
+	}
 	static const struct { const char *key, *val; } bad[] = {
 		{ "probe_cal", "0" }, { "probe_cal", "-3" }, { "probe_cal", "x" },
-		{ "probe_cal", "nan" }, { "probe_cpu_ns", NULL }, { "probe_cpu_ns", "-1" },
+		{ "probe_cal", "nan" }, { "probe_cpu_ns", "-1" },
 		{ "probe_audio", NULL }, { "probe_video", "h1/2/1000/1000/1000/0/0/61:1" },
 		{ "probe_input", "garbage" }, { "probe_audio_periods", NULL },
 		{ "probe_audio_periods", "0" }, { "probe_video_misses", "3" },
 		{ "probe_input_misses", "-1" }, { "probe_input_misses", NULL },
+		{ "probe_profile", "none" }, { "probe_profile", "heavy" },
+		{ "probe_profile", "" }, { "probe_audio_work_ns", NULL },
+		{ "probe_video_work_ns", "-5" }, { "probe_input_work_ns", "x" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		why[0] = '\0';

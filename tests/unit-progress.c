@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-progress.c - the time left, and how it is written. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-record.c - record lines: round trips, escaping, damage detection. */
 #include "config.h"
 
@@ -47,7 +48,7 @@ static void test_roundtrip(void)
 	int64_t n = 0;
 	ok(record_get_i64(&back, "n", &n) == 0 && n == -1234567890123LL, "a negative number survives");
 	ok(record_get(&back, "missing") == NULL, "a missing key is NULL");
-	is_str(record_get(&back, "v"), "1", "the format version is recorded");
+	is_str(record_get(&back, "v"), "2", "the format version is recorded");
 	record_free(&back);
 
 	/* every single-byte corruption and every truncation is caught */
@@ -103,7 +104,7 @@ static void test_run(void)
 		.label = label, .type = type, .session = session,
 		.workload = workload, .flush = flush, .reason = reason,
 		.round = 3, .valid = 0, .elapsed_ns = 123456789012LL, .user_ns = 5,
-		.sys_ns = 6, .work = 1.25, .load_user_ns = 7, .load_sys_ns = 8,
+		.sys_ns = 6, .work = 1.25, .load_cpu_ns = 7, .probe_cpu_ns = -1,
 	}, out;
 	struct record r, back;
 	char why[160];
@@ -120,10 +121,31 @@ static void test_run(void)
 	ok(out.elapsed_ns == in.elapsed_ns && out.user_ns == 5 && out.sys_ns == 6,
 	   "times in nanoseconds");
 	is_num(out.work, 1.25, 1e-9, "fractional work");
-	ok(out.load_user_ns == 7 && out.load_sys_ns == 8, "load CPU times");
+	ok(out.load_cpu_ns == 7, "load CPU time");
 	ok(out.load_session == 0, "load_session 0 is not stored and reads back as 0");
 	ok(!record_get(&r, "load_session"), "no load_session key when it is 0");
 	run_free(&out);
+
+	/* the load's CPU not measured: no key, and absent when read back */
+	record_free(&r);
+	record_free(&back);
+	in.load_cpu_ns = -1;
+	run_to_record(&in, &r);
+	ok(!record_get(&r, "load_cpu_ns"), "no load_cpu_ns key when it was not measured");
+	ok(run_from_record(&r, &out, why, sizeof(why)) == 0 && out.load_cpu_ns == -1,
+	   "an absent load_cpu_ns reads back as absent, not 0");
+	run_free(&out);
+	/* version 1: load_user_ns + load_sys_ns, to the reap */
+	record_set(&r, "load_user_ns", "7");
+	record_set(&r, "load_sys_ns", "8");
+	ok(run_from_record(&r, &out, why, sizeof(why)) == 0 && out.load_cpu_ns == 15,
+	   "a version 1 record's load CPU is load_user_ns + load_sys_ns");
+	run_free(&out);
+	record_set(&r, "load_sys_ns", "-1");
+	ok(run_from_record(&r, &out, why, sizeof(why)) == -1, "a negative load_sys_ns is bad");
+	record_set(&r, "load_sys_ns", "8");
+	record_set(&r, "load_cpu_ns", "-3");
+	ok(run_from_record(&r, &out, why, sizeof(why)) == -1, "a negative load_cpu_ns is bad");
 
 	/* records written before the system figures: they read as absent */
 	ok(isnan(out.idle) && isnan(out.iowait) && out.majflt == -1 && out.pswpin == -1 &&

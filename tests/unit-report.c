@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-report.c - the table formatter and the cells computed from runs. */
 #include "config.h"
 
@@ -39,7 +40,7 @@ static struct run mk(const char *label, const char *type, double secs, double cp
 	r.elapsed_ns = ns;
 	r.user_ns = (int64_t)(ns * cpu / 100);
 	r.work = work;
-	r.load_user_ns = (int64_t)(ns * lcpu / 100);
+	r.load_cpu_ns = (int64_t)(ns * lcpu / 100);
 	return r;
 }
 
@@ -199,6 +200,18 @@ static void test_cells(void)
 	ok(rc != 0, "a baseline without noload is an error");
 	free(out);
 
+	/* a run whose load CPU could not be measured: LCPU% of the others */
+	runs[3].load_cpu_ns = -1;
+	out = report(&st, NULL, NULL, 0, &rc);
+	ok(rc == 0 && strstr(out, "b                       [2]  160.0    65     25     30   1.52\n"),
+	   "a run without the load's CPU leaves LCPU%% to the runs with it");
+	free(out);
+	runs[2].load_cpu_ns = -1;
+	out = report(&st, NULL, NULL, 0, &rc);
+	ok(rc == 0 && strstr(out, "b                       [2]  160.0    65     25      -   1.52\n"),
+	   "none with it: LCPU%% is absent, not 0");
+	free(out);
+
 	struct store empty = { 0 };
 	out = report(&empty, NULL, NULL, 0, &rc);
 	ok(rc != 0, "nothing to report is an error");
@@ -254,19 +267,21 @@ static void test_significance(void)
 	   "named first, b is the baseline: a is starred");
 	free(out);
 
-	/* --stats: mean, sd, the Ratio and its interval, within 80 columns */
+	/* --stats: mean, sd, the Ratio and its interval; Time's change against
+	 * the baseline (a, marked), its range; within 100 columns */
 	o = (struct report_opts){ .stats = 1 };
 	out = report_with(&st, &o, &rc);
 	t = table_of(out, "noload");
 	is_str(t, "noload:\n"
-		  "Kernel               [runs]   Time  +-sd  CPU%  Loads  LCPU%  Ratio     95% CI\n"
-		  "a                       [5]   99.9   2.3    90      0      0   1.00          -\n"
-		  "b                       [5]   99.8   1.4    90      0      0   1.00          -\n",
-		  "--stats: Time's sd beside it (Python: 2.29, 1.35), a noload over itself has no interval");
+		  "Kernel               [runs]   Time  +-sd  CPU%  Loads  LCPU%  Ratio     95% CI Change    Min    Max\n"
+		  "a                       [5]   99.9   2.3    90      0      0   1.00          -   base   97.2  103.1\n"
+		  "b                       [5]   99.8   1.4    90      0      0   1.00          -  -0.1%   98.0  101.5\n",
+		  "--stats: Time's sd beside it (Python: 2.29, 1.35), a noload over itself has no interval; "
+		  "b's change (99.8 / 99.9), the runs' range");
 	free(t);
 	t = table_of(out, "process_load");
-	ok(strstr(t, "\nb                       [5]  202.0*  1.6    60     52*    40   2.02 1.99..2.06\n") != NULL,
-	   "--stats: the Ratio's Fieller interval, stars kept");
+	ok(strstr(t, "\nb                       [5]  202.0*  1.6    60     52*    40   2.02 1.99..2.06 +32.9%* 200.0  204.0\n") != NULL,
+	   "--stats: the Ratio's Fieller interval, stars kept; 202 / 152 is +32.9%%, starred");
 	free(t);
 	free(out);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-stats.c - the statistics against values computed independently.
  * The values computed in Python come from tests/data/stats-reference.py,
  * which recomputes every figure quoted here (python3, standard library). */

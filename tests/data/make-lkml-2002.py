@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Build the golden records of tests/t3001-report-golden.sh.
 
 Reads Con Kolivas' contest tables as posted to LKML in November 2002

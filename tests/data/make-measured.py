@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Build the records of tests/t3006-report-load-differences.sh: labels alike
 but for how their runs were flushed or the sizes their loads used.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Build the records of tests/t3005-report-sessions.sh: labels measured in
 several sessions, whose noload Times differ from session to session, and
 the Ratios and intervals `contest report` must give them.

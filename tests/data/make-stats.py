@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Build the records of tests/t3003-report-stats.sh: runs with known times.
 
     python3 tests/data/make-stats.py

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Record lines of a contest results file, for the scripts that make test data.
 
 A line is KIND v=1 key=value ... crc=XXXXXXXX: bytes outside printable

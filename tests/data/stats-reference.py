@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The reference values quoted in tests/unit-stats.c and tests/t3003-report-stats.sh.
 
     python3 tests/data/stats-reference.py

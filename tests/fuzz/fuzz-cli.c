@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz-cli.c - libFuzzer harness: cli_parse on any command line. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz-store.c - libFuzzer harness: a results file through store_load and
  * report_print, as `contest report` reads it. */
 #include "config.h"

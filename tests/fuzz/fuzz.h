@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz.h - helpers shared by the libFuzzer harnesses. */
 #ifndef CONTEST_FUZZ_H
 #define CONTEST_FUZZ_H

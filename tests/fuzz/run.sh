@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - build the libFuzzer harnesses with clang and run them in parallel.
 #
 #   tests/fuzz/run.sh BUILDDIR [SECONDS [HARNESS...]]

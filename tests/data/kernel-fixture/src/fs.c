@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fs.c - a unit of the fixture kernel. */
 int fs_work(int n);
 

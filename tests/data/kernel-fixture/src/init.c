@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* init.c - the fixture kernel's entry: calls every configured unit. */
 #include <stdio.h>
 

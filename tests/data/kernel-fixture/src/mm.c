@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm.c - a unit of the fixture kernel. */
 int mm_work(int n);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* net.c - a unit of the fixture kernel. */
 int net_work(int n);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched.c - a unit of the fixture kernel. */
 int sched_work(int n);
 

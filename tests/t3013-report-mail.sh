@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Tables for a mail: report --header, what the rows' runs share, a line each
+# above the tables (CPU model and count, RAM and swap, file system, workload,
+# flush, probe, contest's version), on by default in markdown, a value the
+# rows do not share "not alike" there and listed under the tables; and those
+# differences under the tables wrapped at 72 columns, a long value (a kernel
+# command line) shortened to what differs, values with commas unambiguous,
+# no line starting "contest:" as a message would.  The records are written
+# here (tests/data/records.py).
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed: no records to write"
+
+# mk.py DIR LABEL CPU [KEY=VALUE...]: one session, two rounds of noload and
+# process_load; the KEYs in its environment record too
+cat >mk.py <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["TOP_SRCDIR"], "tests", "data"))
+from records import line
+d, label, cpu = sys.argv[1:4]
+extra = [tuple(a.split("=", 1)) for a in sys.argv[4:]]
+os.makedirs(d, exist_ok=True)
+sess = "s-" + label
+out = ["# contest results, format 1: one record a line\n",
+       line("env", [("label", label), ("session", sess), ("contest", "0.1.0"),
+                    ("kernel", label), ("hostname", "alpha"), ("cpu_model", cpu),
+                    ("ncpus", "2"), ("mem_total", 8 << 30), ("swap_total", 0),
+                    ("swap", "none"), ("work_fs", "ext4"), ("work_dev", "nvme0n1"),
+                    ("io_scheduler", "none"), ("jobs", "8"), ("flush", "drop_caches")] + extra)]
+for rnd in (1, 2):
+    for typ, secs in (("noload", 100 + rnd), ("process_load", 120 + rnd)):
+        out.append(line("run", [("label", label), ("session", sess), ("type", typ),
+                                ("round", rnd), ("workload", "builtin scale=40 jobs=8"),
+                                ("flush", "drop_caches"), ("valid", 1),
+                                ("elapsed_ns", secs * 10**9), ("user_ns", secs * 9 * 10**8),
+                                ("sys_ns", 0), ("load_work", "20"),
+                                ("load_user_ns", secs * 4 * 10**8), ("load_sys_ns", 0)]))
+with open(os.path.join(d, label + ".results"), "w") as f:
+    f.writelines(out)
+PY
+python3 mk.py r 6.1 "AMD EPYC 7763 64-Core Processor" &&
+python3 mk.py r 6.2 "AMD EPYC 7763 64-Core Processor" &&
+python3 mk.py r 6.3 "Intel(R) Xeon(R) CPU E5-2680" || exit 99
+
+cat >want <<'EOF'
+CPU: 2 x AMD EPYC 7763 64-Core Processor
+Memory: 8.0 GiB RAM, swap: none
+File system: ext4 on nvme0n1, I/O scheduler none
+Workload: builtin scale=40 jobs=8
+Flush: drop_caches
+Latency probe: off
+contest: 0.1.0
+
+noload:
+EOF
+"$CONTEST" report -d r --header 6.1 6.2 >out 2>err
+ok_eq "report --header exits 0" "$?" 0
+ok "nothing on stderr" test ! -s err
+ok "the header: what the runs share, then the tables" sh -c 'head -n 9 out | diff want -'
+"$CONTEST" report -d r 6.1 6.2 >tables 2>/dev/null
+ok "the tables as without it" sh -c 'sed 1,8d out | diff tables -'
+ok_eq "text: no header by default" "$(head -n 1 tables)" "noload:"
+
+"$CONTEST" report -d r --format markdown 6.1 6.2 >md 2>err
+ok_eq "markdown: the header by default, as list items" "$(head -n 2 md)" \
+	"- CPU: 2 x AMD EPYC 7763 64-Core Processor
+- Memory: 8.0 GiB RAM, swap: none"
+ok "markdown: escaped" grep -qx -- '- Flush: drop\\_caches' md
+"$CONTEST" report -d r --format markdown --no-header 6.1 6.2 >md 2>err
+ok_eq "--no-header: none in markdown either" "$(head -n 1 md)" "**noload:**"
+
+"$CONTEST" report -d r --header >all 2>err
+ok "a value the rows do not share: not alike" grep -qx "CPU: not alike (see under the tables)" all
+ok "and listed under the tables" grep -qx "cpu_model:" all
+ok "the values they share stay" grep -qx "Memory: 8.0 GiB RAM, swap: none" all
+
+"$CONTEST" report -d r --header --format csv >csv 2>err
+ok "csv: no header (the environment is in its columns)" sh -c 'head -n 1 csv | grep -q "^schema,"'
+
+# ---- the differences, for a mail --------------------------------------------------
+common="BOOT_IMAGE=/vmlinuz-6.8 root=UUID=0b7c-41d2 ro quiet splash loglevel=3 nowatchdog"
+python3 mk.py m m1 "AMD EPYC" "cmdline=$common mitigations=auto,nosmt" "contest=0.1.0" \
+	"cpufreq_governor=performance, schedutil" &&
+python3 mk.py m m2 "AMD EPYC" "cmdline=$common preempt=full" "contest=0.2.0" \
+	"cpufreq_governor=performance" || exit 99
+"$CONTEST" report -d m >out 2>err
+ok_eq "report exits 0" "$?" 0
+diffs() { sed -n '/^Measured differently (besides the kernel):$/,$p' "$1"; }
+ok "every line of the differences fits a mail's 72 columns" sh -c \
+	"sed -n '/^Measured differently/,\$p' out | grep -q '.\{73\}'; test \$? = 1"
+ok "the command line: only the words that differ, a row a line" sh -c '
+	grep -qx "cmdline (the words every row has left out):" out &&
+	grep -qx "  m1  mitigations=auto,nosmt" out && grep -qx "  m2  preempt=full" out'
+ok "a value with a comma: a row a line, so that it reads as one value" sh -c '
+	grep -qx "cpufreq_governor:" out && grep -qx "  m1  performance, schedutil" out &&
+	grep -qx "  m2  performance" out'
+ok "contest's version: no line starting 'contest:'" sh -c '
+	grep -qx "contest version: m1 0.1.0, m2 0.2.0" out && ! grep -q "^contest:" out'
+"$CONTEST" report -d m --format markdown --no-header >md 2>err
+ok "markdown: a row under its field, a nested item" sh -c '
+	grep -qx -- "- cpufreq\\\\_governor:" md && grep -qx -- "  - m1  performance, schedutil" md'
+
+# a long value with nothing shared: wrapped under its first line
+python3 mk.py w w1 "AMD EPYC" "cmdline=$(printf 'opt%s=x ' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)" &&
+python3 mk.py w w2 "AMD EPYC" "cmdline=$(printf 'arg%s=y ' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)" ||
+	exit 99
+"$CONTEST" report -d w >out 2>err
+ok "a long value wraps within 72 columns" sh -c \
+	"sed -n '/^Measured differently/,\$p' out | grep -q '.\{73\}'; test \$? = 1"
+ok "its further lines under its first" sh -c '
+	grep -q "^  w1  opt1=x opt2=x" out && grep -q "^      opt[0-9]*=x" out'
+
+done_testing
