@@ -9,10 +9,14 @@
 # processes outweighs a probe task (nice 0) some 90 to 1.  The latency report
 # against nice19: nice-20's process_load p99 is flagged and higher, for one
 # task at least (audio, video or input: which one shows it most depends on
-# the machine), and never lower; the A/A row is flagged nowhere.  The tests
-# run at alpha 0.001: the A/A pair's six tests (three tasks, each Holm-
-# adjusted over two run types) then raise a false flag in at most 3 CI runs
-# of 1000 (at 0.05, up to one in seven), while the effect is still flagged.
+# the machine), and never lower; the A/A row is flagged nowhere.  As in
+# t2008, the effect is tested at the default alpha (0.05) and the A/A pair
+# at 0.001: the pair's six tests (three tasks, each Holm-adjusted over two
+# run types) then raise a false flag in at most 3 CI runs of 1000 (at 0.05,
+# up to one in seven).  At 0.001 for both, a CI run left the effect
+# unflagged: nice -20's p99 1.9, 2.6 and 4.0 times nice 19's (audio 14.7
+# against 7.9 ms, video 22.9 against 8.8, input 40.1 against 9.9), with
+# 6 runs against 10.
 #
 # The ring: 64 processes, 48 chunks of 1K (48 KiB in flight: no deadlock,
 # see loads/process.c), not the default 8 and 2.  Under EEVDF a nice -20
@@ -67,8 +71,10 @@ ok_eq "every run recorded the light probe" \
 	"$(cat run/contest-results/*.results | grep '^run .* valid=1 .* probe_cal=' | grep -c ' probe_profile=light ')" 52
 
 cd run || exit 99
-"$CONTEST" report --latency --alpha 0.001 nice19 nice-20 nice19-b >report 2>err
+"$CONTEST" report --latency nice19 nice-20 nice19-b >report 2>err
 ok_eq "report --latency exits 0" "$?" 0
+"$CONTEST" report --latency --alpha 0.001 nice19 nice-20 nice19-b >report-aa 2>err
+ok_eq "report --latency --alpha 0.001 exits 0" "$?" 0
 # process_load's line of a row and task: "NAME TASK [6] p50 p90 p99[*] ..."
 # (the task's lines after the first have no name: the row's block)
 line() {	# line ROW TASK
@@ -87,15 +93,15 @@ for task in audio video input; do
 	echo "# $task p99: nice -20 $hot, nice 19 $cool"
 done
 # how far from the line each test was, for the log: Holm-adjusted p per task
-"$CONTEST" report --latency --alpha 0.001 --format csv nice19 nice-20 nice19-b 2>/dev/null |
+"$CONTEST" report --latency --format csv nice19 nice-20 nice19-b 2>/dev/null |
 	awk -F, '$3 == "process_load" && $18 != "baseline" {
 		printf "# %s %s: p99 %s ms, t %s, Holm p %s\n", $1, $4, $9, $13, $16 }'
 ok "nice -20's process_load p99 is flagged for a task at least" \
 	sh -c "[ $flagged -ge 1 ] || { cat report; exit 1; }"
 ok_eq "and every flagged p99 is the higher one" "$wrong" ""
-ok "the A/A row is flagged nowhere" \
-	sh -c "! grep -A2 '^nice19-b ' report | grep -q '\\*' || { cat report; exit 1; }"
+ok "the A/A row is flagged nowhere at alpha 0.001" \
+	sh -c "! grep -A2 '^nice19-b ' report-aa | grep -q '\\*' || { cat report-aa; exit 1; }"
 ok "the legend says against what" \
-	grep -q "^\* p99 differs from nice19's (Welch's t-test on the log of the runs' p99, Holm-adjusted p < 0.001)" report
+	grep -q "^\* p99 differs from nice19's (Welch's t-test on the log of the runs' p99, Holm-adjusted p < 0.05)" report
 
 done_testing
