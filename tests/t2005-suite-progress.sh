@@ -42,7 +42,8 @@ ok "no live line is left after the last message" \
 	sh -c "grep -v '^\$' tty.ts.lines | grep -v '^Script done' | tail -n 1 | grep -q '^contest: .* runs added to '"
 # interrupted, on a terminal 40 columns wide: the live line is cut to fit
 # (a wrapped line could not be erased) and, on SIGINT, is replaced by what
-# was kept
+# was kept (0 runs, or 1 where the noload's short build ended between the
+# poll that saw it and the signal, as it can on a slow machine)
 mkdir int && cd int || exit 99
 TERM=xterm script -qfec "stty cols 40; $CONTEST $quick -k int noload process_load" ../int.ts \
 	</dev/null >/dev/null 2>&1 &
@@ -64,7 +65,8 @@ if [ -n "$cpid" ] && [ $i -lt 600 ]; then
 	ok "SIGINT during a run: exit status 130" grep -q 'COMMAND_EXIT_CODE="130"' int.ts
 	tr '\r' '\n' <int.ts >int.ts.lines
 	ok "the live line is erased and replaced by what was kept" \
-		grep -q "^$esc\[Kcontest: interrupted by SIGINT: 0 runs kept in " int.ts.lines
+		sh -c "grep -q '^$esc\[Kcontest: interrupted by SIGINT: [0-9]* runs\{0,1\} kept in ' int.ts.lines ||
+			{ tail -n 5 int.ts.lines | cat -v; exit 1; }"
 	ok "the live line is cut to the terminal's width less one" \
 		awk -v e="$esc" 'index($0, e "[K[") == 1 && length($0) > 3 + 39 { bad = 1 } END { exit bad }' int.ts.lines
 else
