@@ -90,7 +90,7 @@ for row in Time-noload Time-process_load Ratio-process_load CPU%-noload Loads-pr
 		awk -v r="$row" '$2 == r && NF >= 5 { n++ } END { exit !n }' compare.txt
 done
 ok "no Loads or LCPU% row for noload: no load, nothing to divide by" \
-	sh -c '! grep -q "Loads-noload\|LCPU%-noload\|nan\|inf" compare.txt'
+	sh -c '! grep -iwE "Loads-noload|LCPU%-noload|nan|-?inf" compare.txt || exit 1'
 
 # the direction: the second run name's gain is positive when its figure is
 # the better one: a lower Time, a higher Loads
