@@ -16,7 +16,7 @@ command -v make >/dev/null || skip_all "make is not installed"
 ag0=$(cat $ag)
 mkdir run || exit 99
 
-(cd run && "$CONTEST" compare --vary autogroup=0,1 --load-session -n 4 --quick --scale 9 --lead-time 0.2 \
+(cd run && "$CONTEST" compare --vary autogroup=0,1 --load-session -n 4 --quick --scale 6 --lead-time 0.2 \
 	process_load >../cmp.out 2>../cmp.err)
 ok_eq "the comparison exits 0" "$?" 0
 sed 's/^/# /' cmp.out	# the tables, for the log
