@@ -6,7 +6,9 @@
 
 command -v make >/dev/null || skip_all "make is not installed"
 
-"$CONTEST" --quick -n 1 -k first --work-dir w1 -d r1 noload >first.out 2>first.err &
+# (first holds both directories for the seconds of a --scale 6 suite while the
+# two after it are refused, which takes them a fraction of a second)
+"$CONTEST" --quick --scale 6 -n 1 -k first --work-dir w1 -d r1 noload >first.out 2>first.err &
 pid=$!
 i=0
 while [ $i -lt 3000 ] && ! [ -s w1/contest.lock ]; do sleep 0.02; i=$((i + 1)); done
@@ -29,7 +31,7 @@ ok "and removes its lock and work directory" test ! -e w1 -a ! -e r1/contest.loc
 # a lock file left by a dead contest (here: a pid that cannot exist)
 mkdir w4
 echo 4194304999 >w4/contest.lock
-"$CONTEST" --quick -n 1 -k fourth --work-dir w4 -d r4 noload >fourth.out 2>fourth.err
+"$CONTEST" --quick --scale 1 -n 1 -k fourth --work-dir w4 -d r4 noload >fourth.out 2>fourth.err
 ok_eq "a stale lock file: contest runs" "$?" 0
 ok "it says it takes the lock over" grep -q "taking over w4/contest.lock from contest pid 4194304999" fourth.err
 
