@@ -43,7 +43,8 @@ struct delay_cell {
 	size_t runs;            /* valid runs */
 	size_t n;               /* of them with delays */
 	size_t npsi;            /* with PSI */
-	int64_t bad;            /* tasks with an impossible figure, left out */
+	int64_t tasks;          /* the build's tasks, over the runs with delays */
+	int64_t bad;            /* of them with an impossible figure, left out */
 	const char *scope;      /* PSI's: "cgroup", "machine" or "mixed" */
 	const char *absent;     /* why a run had no delays, or NULL */
 	const char *psi_absent; /* why a run had no PSI, or NULL */
@@ -91,6 +92,7 @@ static void fill(const struct report *r, size_t g, size_t t, struct delay_cell *
 			time[c->n] = (double)u->elapsed_ns / NS_PER_SEC;
 			for (size_t f = 0; f < NFIGS; f++)
 				v[f * (st->nruns + 1) + c->n] = run_fig(u, f);
+			c->tasks += u->build_delays.tasks;
 			c->bad += u->build_delays.bad;
 			c->n++;
 		} else if (u->delays_absent) {
@@ -268,10 +270,10 @@ static void tables(FILE *f, const struct delays_report *d, int markdown)
 						   "(%s)", r->rows[g].name, r->types[t], c->runs - c->npsi,
 						   c->runs, c->psi_absent ? c->psi_absent : OLD);
 			if (c->bad)
-				report_legend_line(f, markdown, "%s %s: %lld task%s reported a delay "
-						   "longer than their life, left out", r->rows[g].name,
-						   r->types[t], (long long)c->bad,
-						   c->bad == 1 ? "" : "s");
+				report_legend_line(f, markdown, "%s %s: %lld of %lld tasks reported a "
+						   "delay longer than their life: that delay left out",
+						   r->rows[g].name, r->types[t], (long long)c->bad,
+						   (long long)c->tasks);
 		}
 	if (!d->tests && !d->few && !d->flat)
 		return;

@@ -9,9 +9,10 @@
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed: no records to write"
 
-# mk.py LABEL TYPE:SECONDS:WAIT_S:BLKIO_S...: one session's runs, a round
-# each, appended to r/LABEL.results; WAIT_S "-" writes a run without delays
-# (delays_absent=taskstats needs root)
+# mk.py LABEL TYPE:SECONDS:WAIT_S:BLKIO_S[:BAD]...: one session's runs, a
+# round each, appended to r/LABEL.results; WAIT_S "-" writes a run without
+# delays (delays_absent=taskstats needs root); BAD of the run's 100 tasks
+# reported an impossible figure (default 0)
 cat >mk.py <<'PY'
 import os, sys
 sys.path.insert(0, os.path.join(os.environ["TOP_SRCDIR"], "tests", "data"))
@@ -23,7 +24,7 @@ out = ["# contest results, format 1: one record a line\n",
                     ("kernel", "6.8.0"), ("hostname", "alpha"), ("ncpus", "2")])]
 rnd = {}
 for spec in sys.argv[2:]:
-    typ, secs, wait, blkio = spec.split(":")
+    typ, secs, wait, blkio, bad = (spec + ":0").split(":")[:5]
     rnd[typ] = rnd.get(typ, 0) + 1
     ns = int(float(secs) * 1e9)
     kv = [("label", label), ("session", "s"), ("type", typ), ("round", rnd[typ]),
@@ -33,7 +34,7 @@ for spec in sys.argv[2:]:
     if wait == "-":
         kv.append(("delays_absent", "taskstats needs root"))
     else:
-        kv += [("build_delay_tasks", 100), ("build_delay_bad", 0),
+        kv += [("build_delay_tasks", 100), ("build_delay_bad", int(bad)),
                ("build_delay_cpu_ns", ns), ("build_delay_wait_ns", int(float(wait) * 1e9)),
                ("build_delay_wait_count", 10),
                ("build_delay_blkio_ns", int(float(blkio) * 1e9)),
@@ -55,7 +56,7 @@ python3 mk.py a noload:100:2:1 noload:102:2.2:1.1 noload:101:1.8:0.9 \
 python3 mk.py b noload:100:2.1:1 noload:101:1.9:1 noload:102:2:1.2 \
 	process_load:150:40.5:1 process_load:151:41.5:1.1 process_load:152:40:0.9 \
 	process_load:151:-:- || exit 99
-python3 mk.py c noload:100:2:1 noload:101:2.1:1 noload:102:1.9:1 \
+python3 mk.py c noload:100:2:1:3 noload:101:2.1:1:1 noload:102:1.9:1 \
 	process_load:150:80:1 process_load:151:82:1 process_load:152:81:1 || exit 99
 
 "$CONTEST" report -d r --delays >out 2>err
@@ -73,6 +74,9 @@ ok "the legend says what '*' is" grep -q "^\* differs from a's (Welch's t-test, 
 ok "the run without delays is counted, with the reason" \
 	grep -q "^b process_load: 1 of 4 runs without delays (taskstats needs root)" out
 ok "PSI: the whole machine's, the legend says" grep -q "^  of the whole machine" out
+ok "tasks with an impossible figure are counted, out of how many" \
+	grep -q "^c noload: 4 of 300 tasks reported a delay longer than their life: that delay left out$" out
+ok "and only where there were some" test "$(grep -c 'longer than their life' out)" -eq 1
 
 "$CONTEST" report -d r --delays --format csv >csv 2>err
 ok_eq "csv exits 0" "$?" 0
@@ -84,6 +88,8 @@ b = [x for x in rows if x['label'] == 'b' and x['run_type'] == 'process_load'][0
 assert float(c['wait_s']) == 81 and c['wait_s_significant'] == '1', c
 assert b['runs'] == '3' and b['absent'] == 'taskstats needs root' and b['wait_s_significant'] == '0', b
 assert abs(float(c['psi_cpu_some_pct']) - 25) < 1e-6 and c['psi_scope'] == 'machine', c
+n = [x for x in rows if x['label'] == 'c' and x['run_type'] == 'noload'][0]
+assert n['bad_tasks'] == '4' and c['bad_tasks'] == '0', (n, c)
 "
 "$CONTEST" report -d r --delays --format json >json 2>err
 ok "json parses, with csv's figures" python3 -c "
