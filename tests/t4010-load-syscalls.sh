@@ -25,12 +25,14 @@ mkdir "$TREE" && cp -R "$TOP_SRCDIR/src" "$TOP_SRCDIR/loads" "$TREE/" ||
 
 # features TRACE...: the calls that matter in strace output, one per line,
 # sorted and unique; "write_max N" is the largest write() but to stderr
-# (dd's report); opens of /dev/null (the shell's redirections) are left out
+# (dd's report); opens of /dev/null (the shell's redirections) and failed
+# calls (rm -rf of a DIR not there yet) are left out
 features() {
 	awk '
 	function call(l) { sub(/^[0-9]+ +/, "", l); sub(/\(.*/, "", l); return l }
 	/(open|openat)\(.*"\/dev\/null"/ { next }
 	/^(\+\+\+|---)/ { next }
+	/ = -1 [A-Z]/ { next }
 	{ c = call($0) }
 	c ~ /^(fsync|fdatasync|sync_file_range|syncfs|sync)$/ { print "sync " c }
 	c == "fadvise64" { match($0, /POSIX_FADV_[A-Z]+/); print "fadvise " substr($0, RSTART, RLENGTH) }
@@ -65,14 +67,19 @@ native() {
 	features "$name.trace" >"$name.native"
 }
 
-# stock NAME SCRIPT: the shell SCRIPT in a loop for SECS seconds under
-# strace, every process; its features into NAME.stock
+# stock NAME SCRIPT: the shell SCRIPT in a loop under strace, every
+# process, for SECS seconds and at least twice (a second pass is what
+# meets the first one's output: rm -rf of a full DIR, an existing FILE);
+# its features into NAME.stock
 stock() {
 	rm -rf tr && mkdir tr || return 1
 	strace -f -ff -qq -e "$TRACE" -o tr/t sh -c "
 		cd '$T_DIR/s' || exit 1
-		end=\$((\$(date +%s) + $SECS))
-		while [ \$(date +%s) -lt \$end ]; do $2 || exit 1; done" >"$1.sout" 2>&1 ||
+		end=\$((\$(date +%s) + $SECS)) i=0
+		while [ \$i -lt 2 ] || [ \$(date +%s) -lt \$end ]; do
+			$2 || exit 1
+			i=\$((i + 1))
+		done" >"$1.sout" 2>&1 ||
 		{ cat "$1.sout" >&2; return 1; }
 	cat tr/t.* >"$1.strace"
 	features "$1.strace" >"$1.stock"
