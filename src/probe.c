@@ -39,15 +39,17 @@ const struct probe_task probe_tasks[PROBE_TASKS] = {
  * sleeper that wakes runs, and whether a short piece of work is done
  * before its next deadline (EEVDF's lag and slices, sched_ext's policies).
  *	audio 20 us every 5 ms	  200/s x 20 us  = 4.0 ms/s  0.40 %
- *	video 100 us a frame	   60/s x 100 us = 6.0 ms/s  0.60 %
+ *	video 50 us a frame	   60/s x 50 us  = 3.0 ms/s  0.30 %
  *	input 50 us an event	 18.2/s x 50 us  = 0.9 ms/s  0.09 %
- * (input's mean period is 55 ms): 1.09 % of one CPU of work.  The ~280
- * wakeups a second themselves (timer, switch, clock reads) come on top:
- * with video at 150 us (1.39 % of work) a smoke run of bench/probe.sh on a
- * busy 2-CPU VM (load average 14) measured 2.0 to 2.3 %, some 25 us a
- * wakeup, hence 100 us, to stay within 2 % on a loaded machine too.  20 us
- * is a small mixing step, 100 us composing a frame that was decoded
- * elsewhere, 50 us handling an event; each is far above the clock's
+ * (input's mean period is 55 ms): 0.79 % of one CPU of work.  The ~280
+ * wakeups a second themselves (timer, switch, clock reads) come on top,
+ * some 25 us a wakeup on a busy 2-CPU VM.  With video at 100 us (1.09 % of
+ * work) bench/probe.sh measured the probe at 1.8 to 1.9 % of one CPU on a
+ * quiet machine, at the 2 % ceiling, and 28 rounds put its cost to the
+ * build at 2.4 % (0.997 to 1.052): hence 50 us, which keeps every wakeup
+ * and halves the largest piece of work.  20 us is a small mixing step,
+ * 50 us composing a frame that was decoded elsewhere (by a GPU or another
+ * thread), 50 us handling an event; each is far above the clock's
  * resolution, so a task that is preempted in its work shows as a miss, not
  * as noise.
  *
@@ -57,7 +59,7 @@ const struct probe_task probe_tasks[PROBE_TASKS] = {
  * a load, and costs the build as much. */
 const struct probe_profile probe_profiles[PROBE_PROFILES] = {
 	[PROBE_NONE] = { "none", { 0, 0, 0 } },
-	[PROBE_LIGHT] = { "light", { 20 * US, 100 * US, 50 * US } },
+	[PROBE_LIGHT] = { "light", { 20 * US, 50 * US, 50 * US } },
 	[PROBE_FULL] = { "full", { 250 * US, 6666667, 1 * MS } },
 };
 
@@ -368,6 +370,7 @@ int probe_from_record(const struct record *r, struct run *run, char *why, size_t
 
 	run->probe = NULL;
 	run->probe_profile = PROBE_NONE;
+	memset(run->probe_work_ns, 0, sizeof(run->probe_work_ns));
 	if (!record_get(r, "probe_cal"))
 		return 0;
 	if (record_get_double(r, "probe_cal", &cal) || !(cal > 0) || cal > 1e9 ||

@@ -93,7 +93,8 @@ static void header_line(struct report_out *o, const struct report *r, const char
 
 void report_header(struct report_out *o, const struct report *r)
 {
-	int probe = -1, alike = 1;
+	const struct report_row *probe = NULL;
+	int alike = 1;
 
 	o->gap = 1;	/* at the top: no blank line before */
 	header_line(o, r, "CPU", "%s x %s", "ncpus cpu_model");
@@ -103,15 +104,19 @@ void report_header(struct report_out *o, const struct report *r)
 	header_line(o, r, "Workload", "%s", "workload");
 	header_line(o, r, "Flush", "%s", "flush");
 	for (size_t g = 0; g < r->nrows; g++) {
-		alike &= probe < 0 || probe == r->rows[g].probe;
-		probe = r->rows[g].probe;
+		alike &= !probe || report_same_probe(probe, &r->rows[g]);
+		probe = &r->rows[g];
 	}
-	if (!alike)
+	if (!alike) {
 		report_note(o, "Latency probe: not alike in every row (see under the tables)");
-	else if (probe <= 0)
+	} else if (!probe || !probe->probe) {
 		report_note(o, "Latency probe: off");
-	else
-		report_note(o, "Latency probe: %s (audio, video and input)", probe_profiles[probe].name);
+	} else {
+		char *name = report_row_value(r, probe, "probe", 0, &(size_t){ 0 });
+
+		report_note(o, "Latency probe: %s (audio, video and input)", name);
+		free(name);
+	}
 	header_line(o, r, "contest", "%s", "contest");
 	fputc('\n', o->f);
 	o->gap = 0;	/* the notes under the tables set themselves off again */

@@ -109,7 +109,7 @@ ptrdiff_t report_test_row(const struct report *r, size_t g)
 {
 	for (size_t i = 0; i < r->nrows; i++)
 		if (report_base_is_row(&r->test_ref, &r->rows[i]) &&
-		    r->rows[i].probe == r->rows[g].probe && !r->rows[i].load_session &&
+		    report_same_probe(&r->rows[i], &r->rows[g]) && !r->rows[i].load_session &&
 		    !strcmp(r->rows[i].identity, r->rows[g].identity))
 			return (ptrdiff_t)i;
 	return -1;

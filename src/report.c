@@ -144,16 +144,25 @@ struct sel {
 	const char *identity;
 	int load_session;
 	int probe;
+	const int64_t *probe_work;	/* with probe: its work per task */
 	const char *host;
 	const char *kernel;
 };
+
+/* Whether two runs or rows ran the same latency probe: the profile and the
+ * work it gave each task. */
+static int same_probe(int p, const int64_t *work, int q, const int64_t *qwork)
+{
+	return p == q && !memcmp(work, qwork, PROBE_TASKS * sizeof(*work));
+}
 
 static int selected(const struct run *u, const struct sel *s)
 {
 	return u->valid && !strcmp(u->label, s->label) && !strcmp(u->type, s->type) &&
 	       (!s->identity || !strcmp(u->workload, s->identity)) &&
 	       (s->load_session < 0 || u->load_session == s->load_session) &&
-	       (s->probe < 0 || u->probe_profile == s->probe) &&
+	       (s->probe < 0 || same_probe(u->probe_profile, u->probe_work_ns, s->probe,
+					   s->probe_work)) &&
 	       (!s->host || !strcmp(host_of(u), s->host)) &&
 	       (!s->kernel || !strcmp(kernel_of(u), s->kernel));
 }
@@ -161,8 +170,8 @@ static int selected(const struct run *u, const struct sel *s)
 /* The runs of row g of type type. */
 static struct sel row_sel(const struct report_row *g, const char *type)
 {
-	struct sel s = { g->label, type, g->identity, g->load_session, g->probe, g->host,
-			 g->kernel };
+	struct sel s = { g->label, type, g->identity, g->load_session, g->probe,
+			 g->probe_work_ns, g->host, g->kernel };
 
 	return s;
 }
@@ -172,9 +181,15 @@ static struct sel row_sel(const struct report_row *g, const char *type)
 int report_row_has(const struct report_row *g, const struct run *u)
 {
 	return u->valid && !strcmp(u->label, g->label) && !strcmp(u->workload, g->identity) &&
-	       u->load_session == g->load_session && u->probe_profile == g->probe &&
+	       u->load_session == g->load_session &&
+	       same_probe(u->probe_profile, u->probe_work_ns, g->probe, g->probe_work_ns) &&
 	       (!g->host || !strcmp(host_of(u), g->host)) &&
 	       (!g->kernel || !strcmp(kernel_of(u), g->kernel));
+}
+
+int report_same_probe(const struct report_row *a, const struct report_row *b)
+{
+	return same_probe(a->probe, a->probe_work_ns, b->probe, b->probe_work_ns);
 }
 
 /* The figures of a run, as the cell summarises them. */
@@ -415,6 +430,7 @@ static struct report_row *make_rows(const struct store *st, char **labels, size_
 			g[n].identity = u->workload;
 			g[n].load_session = u->load_session;
 			g[n].probe = u->probe_profile;
+			memcpy(g[n].probe_work_ns, u->probe_work_ns, sizeof(g[n].probe_work_ns));
 			g[n].host = nhosts > 1 ? host_of(u) : NULL;
 			g[n].kernel = nkernels > 1 ? kernel_of(u) : NULL;
 			n++;
@@ -581,6 +597,22 @@ static const char *base_match(const struct store *st, const char *base, const ch
 	return NULL;
 }
 
+/* The row's probe in words: its profile's name, and the work it gave each
+ * task where that is not the profile's work today (records of an earlier
+ * contest). */
+static char *probe_name(const struct report_row *g)
+{
+	char *s = NULL;
+
+	append(&s, "%s", probe_profiles[g->probe].name);
+	if (g->probe && memcmp(g->probe_work_ns, probe_profiles[g->probe].work_ns,
+			       sizeof(g->probe_work_ns)))
+		for (unsigned i = 0; i < PROBE_TASKS; i++)
+			append(&s, "%s %s %g us%s", i ? "," : " (work", probe_tasks[i].name,
+			       (double)g->probe_work_ns[i] / 1e3, i + 1 < PROBE_TASKS ? "" : ")");
+	return s;
+}
+
 /* The runs of base (NULL: the row's own) of type type to set beside row's:
  * of its workload and probe, loads' session as load_session; of the base's
  * machine and kernel where it is pinned to a row, else of the row's where
@@ -590,7 +622,7 @@ static struct sel base_sel(const struct store *st, const struct report_base *b,
 {
 	const char *label = b ? b->label : NULL;
 	struct sel s = { label ? label : row->label, type, row->identity, load_session, row->probe,
-			 b && b->host ? b->host : base_match(st, label, row->host, host_of),
+			 row->probe_work_ns, b && b->host ? b->host : base_match(st, label, row->host, host_of),
 			 b && b->kernel ? b->kernel : base_match(st, label, row->kernel, kernel_of) };
 
 	return s;
@@ -944,7 +976,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 
 		if (resolve_base(st, o->baseline, b))
 			b->label = o->baseline;	/* no runs: said below */
-		s = (struct sel){ b->label, "noload", NULL, -1, -1, b->host, b->kernel };
+		s = (struct sel){ b->label, "noload", NULL, -1, -1, NULL, b->host, b->kernel };
 		fill_cell(st, &s, &nl);
 		if (!nl.n) {
 			report_free(r);
@@ -1113,7 +1145,7 @@ char *report_row_value(const struct report *r, const struct report_row *g, const
 	if (!strcmp(key, "load_session"))
 		return xstrdup(g->load_session ? "yes" : "no");
 	if (!strcmp(key, "probe"))
-		return xstrdup(probe_profiles[g->probe].name);
+		return probe_name(g);
 	if (!strcmp(key, "flush") && !raw)
 		return row_flush(r, g, count);
 	for (size_t e = 0; e < g->nenvs; e++) {
@@ -1221,7 +1253,7 @@ static void print_splits(struct report_out *o, const struct report *r)
 		while (k + 1 < r->nrows && r->rows[k + 1].label == r->rows[i].label) {
 			k++;
 			sessions |= r->rows[k].load_session != r->rows[i].load_session ||
-				    r->rows[k].probe != r->rows[i].probe;
+				    !report_same_probe(&r->rows[k], &r->rows[i]);
 		}
 		if (k > i) {
 			size_t hosts = 0, kernels = 0;

@@ -75,6 +75,8 @@ struct report_row {
 	int load_session;
 	int probe;                   /* the latency probe's profile its runs ran
 	                              * (enum probe_profile_id; 0: none) */
+	int64_t probe_work_ns[3];    /* and its work per period, by task (a profile
+	                              * whose figures changed is another probe) */
 	const char *host;            /* its machine (run.host) where the label's runs
 	                              * come from several, else NULL: any */
 	const char *kernel;          /* its kernel (run.kernel) where the label's runs
@@ -130,6 +132,8 @@ const struct cell *report_cell(const struct report *r, size_t row, size_t type);
 /* Whether run u is one of row g's: a valid run of its label, workload and
  * configuration (loads' session, probe). */
 int report_row_has(const struct report_row *g, const struct run *u);
+/* Whether rows a and b ran the same latency probe: profile and work. */
+int report_same_probe(const struct report_row *a, const struct report_row *b);
 /* Whose noload the Ratios divide by, in words, where that matters: a row
  * has several sessions (or sessions without a noload), no --baseline.
  * NULL when every way gives the same Ratios. */

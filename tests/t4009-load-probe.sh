@@ -89,7 +89,7 @@ for t in audio video input; do
 done
 ok_eq "the light profile's work per period, ms: audio, video, input" \
 	"$(awk '/^(audio|video|input) / { printf "%s %s ", $1, $3 }' out)" \
-	"audio 0.020 video 0.100 input 0.050 "
+	"audio 0.020 video 0.050 input 0.050 "
 
 secs=$(sed -n 's/^seconds: *//p' out)
 # wakeups TASK LOW HIGH: the task woke at least LOW and at most HIGH times
