@@ -3,6 +3,7 @@
  * rows' environment records whole. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,9 +192,15 @@ static void print_json(FILE *f, const struct report *r, const struct report_opts
 		json_str(f, row->label);
 		fputs(", \"workload\": ", f);
 		json_str(f, row->identity);
-		fprintf(f, ", \"load_session\": %s, \"probe\": \"%s\", \"baseline\": %s,\n"
-			"     \"noise\": {\"cv\": ", row->load_session ? "true" : "false",
-			probe_profiles[row->probe].name, row->reference ? "true" : "false");
+		fprintf(f, ", \"load_session\": %s, \"probe\": \"%s\", \"probe_work_ns\": ",
+			row->load_session ? "true" : "false", probe_profiles[row->probe].name);
+		if (row->probe)
+			fprintf(f, "[%" PRId64 ", %" PRId64 ", %" PRId64 "]", row->probe_work_ns[0],
+				row->probe_work_ns[1], row->probe_work_ns[2]);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"baseline\": %s,\n     \"noise\": {\"cv\": ",
+			row->reference ? "true" : "false");
 		json_num(f, nl && nl->n >= 2 ? summary_cv(&nl->time) : NAN);
 		fprintf(f, ", \"runs\": %zu},\n     \"environment\": [", nl ? nl->n : 0);
 		for (size_t e = 0; e < row->nenvs; e++) {

@@ -224,11 +224,18 @@ EOF
   B (2)  (no other word)"
 	ok "the header says the probe is not alike in every row" \
 		grep -q '^Latency probe: not alike in every row' older.out
+	"$CONTEST" report --format json -d older >older.json 2>&1
+	ok_eq "json: each row's probe work, audio, video, input (ns)" \
+		"$(python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["rows"]:
+    print(r["name"], r["probe"], r["probe_work_ns"])' older.json 2>&1)" \
+		"B (1) light [20000, 100000, 50000]
+B (2) light [20000, 50000, 50000]"
 	"$CONTEST" report --header -d contest-results B >now.out 2>&1
 	ok "B's own runs: one probe, named as today's light" \
 		sh -c 'grep -q "^Latency probe: light (audio, video and input)$" now.out && ! grep -q "^B (2)" now.out'
 else
-	for i in 1 2 3 4 5 6; do skip "an earlier light profile: python3 is not installed"; done
+	for i in 1 2 3 4 5 6 7; do skip "an earlier light profile: python3 is not installed"; done
 fi
 
 # no run with the probe
