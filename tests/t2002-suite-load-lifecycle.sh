@@ -34,7 +34,7 @@ ok "its run is valid" grep -q "spin_load round 1/1: .*, valid" good.err
 row=$(grep "^good " good.out | tail -n 1)
 set -- $row
 ok "Loads > 0 ($5)" awk "BEGIN{exit !($5 > 0)}"
-ok "LCPU% > 0 ($6)" awk "BEGIN{exit !($6 > 0)}"
+ok "LCPU% > 0 ($6)" sh -c "awk \"BEGIN{exit !($6 > 0)}\" || { cat good.out good.err; exit 1; }"
 ok "load CPU is in the record" grep -q "type=spin_load .* load_cpu_ns=[1-9]" run/contest-results/good.results
 
 suite setup setup
