@@ -98,19 +98,23 @@ case $only in
 esac
 [ "$(id -u)" -eq 0 ] || die "run me as root: contest drops the page cache before every timed run"
 [ -x "$contest_src" ] || die "no contest binary at $contest_src (set CONTEST=)"
-if ! command -v cyclictest >/dev/null 2>&1; then
-	echo "probe.sh: cyclictest is missing: apt-get install -y rt-tests" >&2
-	apt-get install -y -q rt-tests >/dev/null || die "cannot install rt-tests"
-fi
-# The issue's `-m -n -i 5000 -p 0` meant SCHED_OTHER, as cyclictest 1.x
-# ran it.  cyclictest 2.x sleeps with clock_nanosleep by default and has no
-# -n, and takes -p 0 as "no priority given": its thread then runs SCHED_FIFO
-# at priority 2 (it prints "P: 2"), which no nice-0 task can delay.  There
-# --policy=other (without -p) is SCHED_OTHER at nice 0, as the probe's tasks.
-if cyclictest --help 2>&1 | grep -q -- '--policy'; then
-	ct_opts=(-m -i 5000 --policy=other)
-else
-	ct_opts=(-m -n -i 5000 -p 0)
+ct_opts=()
+if [ "$only" != perturbation ]; then	# the perturbation alone needs no cyclictest
+	if ! command -v cyclictest >/dev/null 2>&1; then
+		echo "probe.sh: cyclictest is missing: apt-get install -y rt-tests" >&2
+		apt-get install -y -q rt-tests >/dev/null || die "cannot install rt-tests"
+	fi
+	# The issue's `-m -n -i 5000 -p 0` meant SCHED_OTHER, as cyclictest 1.x
+	# ran it.  cyclictest 2.x sleeps with clock_nanosleep by default and has
+	# no -n, and takes -p 0 as "no priority given": its thread then runs
+	# SCHED_FIFO at priority 2 (it prints "P: 2"), which no nice-0 task can
+	# delay.  There --policy=other (without -p) is SCHED_OTHER at nice 0, as
+	# the probe's tasks.
+	if cyclictest --help 2>&1 | grep -q -- '--policy'; then
+		ct_opts=(-m -i 5000 --policy=other)
+	else
+		ct_opts=(-m -n -i 5000 -p 0)
+	fi
 fi
 
 ct_pid=
@@ -121,7 +125,8 @@ bench_scratch probe
 results=$scratch/results
 
 bench_header "probe.sh: what the latency probe costs the compile, per profile, and cyclictest beside it"
-echo "cyclictest: $(cyclictest --help 2>&1 | head -1), run as cyclictest ${ct_opts[*]}"
+[ "$only" = perturbation ] ||
+	echo "cyclictest: $(cyclictest --help 2>&1 | head -1), run as cyclictest ${ct_opts[*]}"
 echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unreadable)"
 bench_quiet "$rounds" 6
 
