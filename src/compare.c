@@ -565,6 +565,11 @@ static int global_file_knob(const struct comparison *c)
 	return c->knob == KNOB_AUTOGROUP || c->knob == KNOB_IOSCHED || c->knob == KNOB_SLICE;
 }
 
+int compare_machine_wide(const struct comparison *c)
+{
+	return global_file_knob(c) || c->knob == KNOB_SCHED_EXT;
+}
+
 void compare_start(struct comparison *c)
 {
 	if (global_file_knob(c)) {

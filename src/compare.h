@@ -71,6 +71,10 @@ void compare_free(struct comparison *c);
 
 /* From here on the guardian restores what --vary changes (a SIGKILL). */
 void compare_start(struct comparison *c);
+/* 1 when --vary changes a setting of the whole machine and puts back at
+ * the end what it found at the start (autogroup, iosched, slice, a
+ * sched_ext scheduler): such comparisons run one at a time (suite.c). */
+int compare_machine_wide(const struct comparison *c);
 /* Switch to configuration i: its setup.  0, or -1 with why. */
 int compare_enter(struct comparison *c, size_t i, char *why, size_t len);
 /* Back: the active configuration's undo, then its kept processes killed.

@@ -418,6 +418,16 @@ void log_tail(const char *path, int lines, FILE *f)
 int lock_dir(const char *dir, const char *what)
 {
 	char *path = xasprintf("%s/" LOCK_NAME, dir);
+	char *about = xasprintf("using the %s %s", what, dir);
+	int fd = lock_file(path, about, "wait for it to end, or use another directory");
+
+	free(about);
+	free(path);
+	return fd;
+}
+
+int lock_file(const char *path, const char *about, const char *hint)
+{
 	char old[32];
 	int fd, tries = 0;
 
@@ -428,17 +438,14 @@ int lock_dir(const char *dir, const char *what)
 		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 		if (fd < 0) {
 			msg("cannot create %s: %s", path, strerror(errno));
-			free(path);
 			return -1;
 		}
 		n = pread(fd, old, sizeof(old) - 1, 0);
 		old[n > 0 ? n : 0] = '\0';
 		old[strcspn(old, "\n")] = '\0';
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
-			msg("another contest (pid %s) is using the %s %s: wait for it to end, "
-			    "or use another directory", old[0] ? old : "?", what, dir);
+			msg("another contest (pid %s) is %s: %s", old[0] ? old : "?", about, hint);
 			close(fd);
-			free(path);
 			return -1;
 		}
 		/* a holder removes the file while it holds it (unlock_dir): a
@@ -449,7 +456,6 @@ int lock_dir(const char *dir, const char *what)
 		close(fd);
 		if (++tries == 100) {
 			msg("cannot lock %s: it is replaced again and again", path);
-			free(path);
 			return -1;
 		}
 	}
@@ -465,7 +471,6 @@ int lock_dir(const char *dir, const char *what)
 		close(fd);
 		fd = -1;
 	}
-	free(path);
 	return fd;
 }
 
@@ -476,8 +481,15 @@ void unlock_dir(const char *dir, int *fd)
 	if (*fd < 0)
 		return;
 	path = xasprintf("%s/" LOCK_NAME, dir);
+	unlock_file(path, fd);
+	free(path);
+}
+
+void unlock_file(const char *path, int *fd)
+{
+	if (*fd < 0)
+		return;
 	unlink(path);	/* while still holding it */
 	close(*fd);
 	*fd = -1;
-	free(path);
 }

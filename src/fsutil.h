@@ -66,5 +66,9 @@ void log_tail(const char *path, int lines, FILE *f);
 int lock_dir(const char *dir, const char *what);
 /* Give the lock up (fd -1 after): the file is removed while still held. */
 void unlock_dir(const char *dir, int *fd);
+/* The same for one lock file at path: about says what its holder does
+ * ("using the results directory DIR"), hint what to do about it. */
+int lock_file(const char *path, const char *about, const char *hint);
+void unlock_file(const char *path, int *fd);
 
 #endif

@@ -36,6 +36,16 @@
 #include "taskstats.h"
 #include "util.h"
 
+/* One contest compare --vary of a machine-wide setting at a time on a
+ * machine: each puts back, at its end, the value it found at its start,
+ * so a second one started meanwhile would find the first's value and
+ * leave it behind.  (A --configs file's undo commands name their value.)
+ * Held like the directories' locks: the guardian shares it until its undo
+ * is done.  Where /run is not writable (not root) no machine-wide setting
+ * can be changed either, and there is no lock. */
+#define COMPARE_RUN_DIR "/run"
+#define COMPARE_LOCK COMPARE_RUN_DIR "/contest-compare.lock"
+
 struct suite {
 	struct config *cfg;
 	char label[LABEL_MAX + 1];
@@ -53,6 +63,7 @@ struct suite {
 	int added_noload;       /* noload added for the Ratio (1, 2): the plan says why */
 	int one_noload;         /* the label's last suite had one noload: the plan says so */
 	int work_lock, results_lock; /* fds of the held locks, or -1 */
+	int compare_lock;	/* contest compare: COMPARE_LOCK's fd, or -1 */
 	size_t kept, invalid;
 	struct comparison *cmp; /* contest compare, or NULL */
 	size_t cur;             /* its configuration running now */
@@ -240,6 +251,7 @@ static void remove_run_dir(struct suite *s)
 		msg("cannot remove %s: %s", s->run_dir, strerror(errno));
 	unlock_dir(s->cfg->work_dir, &s->work_lock);
 	unlock_dir(s->cfg->results, &s->results_lock);
+	unlock_file(COMPARE_LOCK, &s->compare_lock);
 	if (s->made_work_dir)
 		rmdir(s->cfg->work_dir);	/* only if nothing else is in it */
 }
@@ -984,6 +996,16 @@ static int claim_dirs(struct suite *s)
 		return 0;
 	}
 	s->results_lock = lock_dir(s->cfg->results, "results directory");
+	if (s->results_lock >= 0 && s->cmp && compare_machine_wide(s->cmp) &&
+	    access(COMPARE_RUN_DIR, W_OK) == 0) {
+		s->compare_lock = lock_file(COMPARE_LOCK, "comparing on this machine, changing "
+					    "its settings", "wait for it to end: two comparisons at "
+					    "once would each put back what the other set");
+		if (s->compare_lock < 0) {
+			remove_run_dir(s);
+			return -1;
+		}
+	}
 	if (s->results_lock < 0 || make_run_dir(s)) {
 		remove_run_dir(s);
 		return -1;
@@ -1075,7 +1097,7 @@ static void suite_init(struct suite *s, struct config *cfg)
 {
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
-	s->work_lock = s->results_lock = -1;
+	s->work_lock = s->results_lock = s->compare_lock = -1;
 	s->zram.id = -1;
 	s->h.grace_ns = 2 * NS_PER_SEC;
 	s->h.ready_timeout_ns = 600 * NS_PER_SEC;

@@ -5,7 +5,8 @@
 # gives them a scheduling group of their own and the compile about half the
 # CPUs: autogroup=1's process_load Time (or Loads) is flagged against
 # autogroup=0.  autogroup is back to the value found at the start afterwards,
-# and after SIGINT and SIGKILL of contest mid-suite (the guardian).
+# and after SIGINT and SIGKILL of contest mid-suite (the guardian).  A
+# second such comparison while one runs is refused.
 # It changes autogroup for the whole machine while it runs: it runs alone.
 # Five rounds of --scale 9: with four of --scale 6, a CI run on a slow VM
 # left Time 5.7 against 4.0 and Loads 33 against 13 unflagged.
@@ -16,6 +17,14 @@ command -v make >/dev/null || skip_all "make is not installed"
 [ -r $ag ] || skip_all "no $ag: a kernel without autogroup"
 [ "$(id -u)" = 0 ] && [ -w $ag ] || skip_all "changing $ag needs root"
 ag0=$(cat $ag)
+# the machine's comparison lock: after the SIGKILL below its file stays, with
+# the dead contest's pid, for the next comparison to take over (as a
+# directory's lock does); removed here once no process holds it
+cl=/run/contest-compare.lock
+unheld_cl() {
+	[ -e $cl ] && ! grep -q ":$(stat -c %i $cl) " /proc/locks
+}
+trap 'unheld_cl && rm -f $cl; rm -rf "$T_DIR"' EXIT
 mkdir run || exit 99
 
 (cd run && "$CONTEST" compare --vary autogroup=0,1 --load-session -n 5 --quick --scale 9 --lead-time 0.2 \
@@ -46,6 +55,20 @@ for sig in INT KILL; do
 	pid=$!
 	wait_until changed
 	ok "SIG$sig: contest changed autogroup" changed
+	if [ $sig = INT ]; then
+		# a second comparison of a machine-wide setting meanwhile would
+		# find the first's value and put that back at its end: refused
+		# (its own work and results directories: only the machine is shared)
+		got=$(cat $ag)
+		(cd run && exec "$CONTEST" compare --vary autogroup=1,0 -n 1 --quick --scale 1 --work-dir w2 \
+			-d second noload >../second.out 2>../second.err)
+		ok_eq "a second compare --vary autogroup meanwhile: exit status" "$?" 1
+		ok "it names the comparison that holds the machine" grep -q \
+			"another contest (pid $pid) is comparing on this machine, changing its settings" \
+			second.err
+		ok_eq "it changed nothing" "$(cat $ag)" "$got"
+		ok "it recorded nothing" test ! -e run/second/autogroup%3D1.results
+	fi
 	sleep 1
 	kill -$sig $pid
 	wait $pid
