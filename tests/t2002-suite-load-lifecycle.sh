@@ -16,8 +16,14 @@ rm -rf w
 # contest runs in run/; the test itself stays here
 mkdir run || exit 99
 rundir=$(cd run && pwd -P)
+# The smallest builtin workload and a short lead time: every point here is
+# about records, reasons and the lifecycle, not the build, and spin_load
+# (one process per CPU) burns the CPUs for the whole lead time and build.  A
+# 1-unit build still lasts long enough for spin_load to do well over the
+# 0.1 unit the table shows (a unit is 10^8 iterations, about 0.2 CPU-s), and
+# the faults come at once: in setup, before ready, or 10^6 iterations after.
 suite() {	# suite LABEL FAULT: a tiny suite of noload and spin_load
-	(cd run && CONTEST_SPIN_FAULT=$2 "$CONTEST_HOOKED" --scale 3 --lead-time 0.5 -n 1 \
+	(cd run && CONTEST_SPIN_FAULT=$2 "$CONTEST_HOOKED" --scale 1 --lead-time 0.2 -n 1 \
 		-k "$1" noload spin_load >"../$1.out" 2>"../$1.err")
 }
 
@@ -57,14 +63,21 @@ suite die die
 ok "a load killed mid-run (as by the OOM killer): invalid" grep -q "INVALID: spin_load process [0-9] (pid [0-9]*) died: killed by SIGKILL" die.err
 
 # a load process killed from outside mid-run, as the OOM killer would: the
-# run is invalid and says so, the next round runs
-(cd run && exec "$CONTEST" --scale 6 --lead-time 0.5 -n 2 -k killed noload spin_load \
+# run is invalid and says so, the next round runs.  The poll below finds
+# the first spin_load process within one 20 ms step of its start and kills
+# it then, whatever the build's size: --scale 1; the lead time of 0.5 s is
+# the least time that process lives, the poll's margin on a busy machine.
+# It runs pgrep (a read of every process's stat, some 15 ms of CPU on a busy
+# machine) only once the noload round before the load has printed its line,
+# not every 20 ms through the warm-up and noload builds too
+(cd run && exec "$CONTEST" --scale 1 --lead-time 0.5 -n 2 -k killed noload spin_load \
 	>../killed.out 2>../killed.err) &
 pid=$!
 victim=""
 i=0
 while [ -z "$victim" ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
-	victim=$(pgrep -x -P $pid spin_load | head -n 1)
+	grep -q "^contest: \[1/4\] noload round 1/2: " killed.err &&
+		victim=$(pgrep -x -P $pid spin_load | head -n 1)
 	[ -n "$victim" ] || sleep 0.02
 	i=$((i + 1))
 done
@@ -88,8 +101,9 @@ ok "report says invalid runs were left out" grep -q "invalid runs* left out" err
 ok_eq "no process left behind" "$(leftovers)" ""
 ok "no scratch left behind" test ! -e run/contest-work
 
-# contest load: the same load alone
-(cd run && "$CONTEST" load spin_load -t 1 >../alone 2>../err)
+# contest load: the same load alone (as briefly as the shipped one's above:
+# 0.3 s of two spinning processes gives a rate and a CPU% well over 1)
+(cd run && "$CONTEST" load spin_load -t 0.3 >../alone 2>../err)
 ok_eq "contest load exits 0" "$?" 0
 ok "it prints the rate in units per second" grep -q "^rate: *[0-9.]* units/s" alone
 ok "and the CPU%" grep -q "^CPU%: *[1-9]" alone

@@ -15,7 +15,16 @@ script -qec true /dev/null </dev/null >/dev/null 2>&1 ||
 esc=$(printf '\033')
 cr=$(printf '\r')
 abs=$(cd "$T_DIR" && pwd -P)	# the results are named from /, symlinks resolved
-quick="--quick --scale 4 --lead-time 0.5 -n 1"
+# the smallest builtin workload and a short lead time: what is shown does not
+# depend on how long a build takes (the live line is drawn at every change
+# of phase, "compiling" with its Loads too, and then once a second), and
+# process_load burns both CPUs through the lead time and the build
+quick="--quick --scale 1 --lead-time 0.2 -n 1"
+# but the interrupted suite's noload build is to be under way when the
+# SIGINT comes, after a poll of up to 0.1 s and a read of the typescript:
+# builds of --scale 4 (about 0.7 s), and only the warm-up and part of the
+# noload build are run
+longer="--quick --scale 4 --lead-time 0.5 -n 1"
 
 # on_tty FILE ARGS...: contest ARGS under a pseudo-terminal, its output in
 # FILE and, cut at every \r so that each redraw is a line, in FILE.lines
@@ -50,7 +59,7 @@ ok "no live line is left after the last message" \
 # test's whole 600 s twice; and the status is known even if script itself
 # does not end.  The waits are bounded by the clock.
 mkdir int && cd int || exit 99
-TERM=xterm script -qfec "stty cols 40; sh -c 'echo \$\$ >\"$abs/int.pid\"; exec $CONTEST $quick -k int noload process_load'; echo \$? >'$abs/int.rc'" \
+TERM=xterm script -qfec "stty cols 40; sh -c 'echo \$\$ >\"$abs/int.pid\"; exec $CONTEST $longer -k int noload process_load'; echo \$? >'$abs/int.rc'" \
 	../int.ts </dev/null >/dev/null 2>&1 &
 spid=$!
 cd ..

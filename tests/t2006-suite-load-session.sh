@@ -23,10 +23,20 @@ four_loads() {	# four_loads PID: contest PID has 4 process_load children,
 	done
 }
 
+# noload_done PID: the suite of contest PID (label $label) has printed its
+# noload's line (the loads start after it), or contest has ended.  A grep,
+# before four_loads' pgrep: pgrep reads every process's stat, some 15 ms of
+# CPU a poll on a busy machine, one every 20 ms through the warm-up and
+# noload builds, which was a third of this test's CPU time
+noload_done() {
+	grep -q "^contest: \[1/2\] noload round 1/1: " "$label.err" || ! kill -0 "$1"
+}
+
 # watch PID: once contest PID runs its loads, note its process_load children
 # as "pid ppid pgid sid" lines in watch.out, and contest's own session
 watch() {
 	: >watch.out
+	wait_until noload_done "$1"
 	wait_until four_loads "$1" || return 1
 	for k in $(pgrep -x -P "$1" process_load); do
 		echo "$k $(stat_field "$k" 4) $(stat_field "$k" 5) $(stat_field "$k" 6)"
@@ -34,10 +44,15 @@ watch() {
 	echo "$(stat_field "$1" 6)" >contest.sid
 }
 
+# The smallest builtin workload: the points are about sessions, records and
+# stopping, not the build, and process_load burns both CPUs while it runs.
+# The loads live for the lead time and the build at least; the lead time of
+# 0.5 s is what leaves watch() (a poll every 20 ms) time to see all four on a
+# busy machine before the build even starts.
 suite() {	# suite LABEL ARGS...: in the background; its pid in $pid
 	label=$1
 	shift
-	(cd run && exec "$CONTEST" --scale 2 --lead-time 1 -n 1 --procs 4 -k "$label" "$@" \
+	(cd run && exec "$CONTEST" --scale 1 --lead-time 0.5 -n 1 --procs 4 -k "$label" "$@" \
 		>"../$label.out" 2>"../$label.err") &
 	pid=$!
 }
@@ -77,7 +92,7 @@ ok "and no run record carries load_session" \
 	sh -c "! grep -q 'load_session' run/contest-results/plain.results"
 
 # --- a configuration of its own: its own noload ---------------------------
-(cd run && "$CONTEST" --scale 2 --lead-time 0.5 -n 1 --procs 4 -k plain --load-session \
+(cd run && "$CONTEST" --scale 1 --lead-time 0.5 -n 1 --procs 4 -k plain --load-session \
 	process_load >../mixed.out 2>../mixed.err)
 ok_eq "a --load-session suite of process_load alone exits 0" "$?" 0
 ok "it adds a noload of its own, the label's other noload being without it" \
@@ -111,8 +126,8 @@ for sig in TERM KILL; do
 	ok_eq "SIG$sig: nothing left in the run directory" "$(procs_in "$rundir")" ""
 done
 
-# --- contest load -----------------------------------------------------------
-(cd run && exec "$CONTEST" load process_load --procs 4 --load-session -t 1 \
+# --- contest load: 0.3 s of it, which hops chunks by the thousand ---------------
+(cd run && exec "$CONTEST" load process_load --procs 4 --load-session -t 0.3 \
 	>../alone.out 2>../alone.err)
 ok_eq "contest load --load-session exits 0" "$?" 0
 ok "and prints the load's rate" grep -q "^rate: " alone.out
