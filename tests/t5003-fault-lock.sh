@@ -6,9 +6,12 @@
 
 command -v make >/dev/null || skip_all "make is not installed"
 
-# (first holds both directories for the seconds of a --scale 6 suite while the
-# two after it are refused, which takes them a fraction of a second)
-"$CONTEST" --quick --scale 6 -n 1 -k first --work-dir w1 -d r1 noload >first.out 2>first.err &
+# (first holds both directories while the two after it are refused: its
+# build, a command, waits for the file go1, made once they are; nothing is
+# compiled)
+mkdir wl1
+"$CONTEST" -w cmd:wl1 --build-cmd 'while ! [ -e ../go1 ]; do sleep 0.02; done' --clean-cmd true \
+	-n 1 -k first --work-dir w1 -d r1 cacherun >first.out 2>first.err &
 pid=$!
 i=0
 while [ $i -lt 3000 ] && ! [ -s w1/contest.lock ]; do sleep 0.02; i=$((i + 1)); done
@@ -24,6 +27,7 @@ ok "it names the pid that holds it" \
 	grep -q "another contest (pid $pid) is using the results directory r1" third.err
 ok "the refused ones wrote no results" test ! -e r2/second.results -a ! -e r1/third.results
 ok "and left no work directory" test ! -e w3
+touch go1
 wait $pid
 ok_eq "the first contest finishes normally" "$?" 0
 ok "and removes its lock and work directory" test ! -e w1 -a ! -e r1/contest.lock
@@ -31,7 +35,9 @@ ok "and removes its lock and work directory" test ! -e w1 -a ! -e r1/contest.loc
 # a lock file left by a dead contest (here: a pid that cannot exist)
 mkdir w4
 echo 4194304999 >w4/contest.lock
-"$CONTEST" --quick --scale 1 -n 1 -k fourth --work-dir w4 -d r4 noload >fourth.out 2>fourth.err
+mkdir wl4	# (the cheapest run there is: a workload of `true`)
+"$CONTEST" -w cmd:wl4 --build-cmd true --clean-cmd true -n 1 -k fourth --work-dir w4 -d r4 \
+	cacherun >fourth.out 2>fourth.err
 ok_eq "a stale lock file: contest runs" "$?" 0
 ok "it says it takes the lock over" grep -q "taking over w4/contest.lock from contest pid 4194304999" fourth.err
 

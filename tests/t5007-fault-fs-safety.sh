@@ -11,7 +11,10 @@ mkdir outside
 echo precious >outside/file
 mkdir outside/dir && echo precious >outside/dir/file
 
-(exec "$CONTEST" --scale 6 --lead-time 0.2 -n 1 -k safe noload >safe.out 2>safe.err) &
+# (--scale 2: the warm-up and the timed build, a second or more, leave time
+# to plant the links below, a few commands, before contest removes its
+# scratch)
+(exec "$CONTEST" --scale 2 --lead-time 0.2 -n 1 -k safe noload >safe.out 2>safe.err) &
 pid=$!
 i=0
 while [ $i -lt 3000 ] && ! ls -d contest-work/run-$pid-* >/dev/null 2>&1; do
@@ -45,9 +48,12 @@ ok_eq "the outside file is intact" "$(cat outside/file)" precious
 ok_eq "the file in the outside directory is intact" "$(cat outside/dir/file)" precious
 
 # labels: a label holding / or .. is stored inside the results directory
+mkdir wl
 for label in "a/../../b" "../escape" "x/y" "..."; do
-	# the store is written by run; use the cheapest run there is
-	"$CONTEST" --scale 1 -n 1 -d res -k "$label" noload >l.out 2>l.err
+	# the store is written by run; use the cheapest run there is: a
+	# workload of `true`, nothing compiled, no cache flushed
+	"$CONTEST" -w cmd:wl --build-cmd true --clean-cmd true -n 1 -d res -k "$label" \
+		cacherun >l.out 2>l.err
 	ok_eq "label '$label' is accepted" "$?" 0
 done
 ok_eq "every results file is inside the results directory" \
