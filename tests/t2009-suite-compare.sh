@@ -164,16 +164,29 @@ setup = echo slow >state; sleep 1000 & echo $! >keeper.pid
 undo = rm -f state
 [other]
 EOF
-in_run() {	# contest is timing slow's first run: the keeper lives, the build runs
+in_run() {	# contest is in slow's first run: the keeper lives, the warm-up is done
 	[ -s run/keeper.pid ] && kill -0 "$(cat run/keeper.pid)" &&
 		grep -q "round 1: configuration slow" sig.err
 }
+compiling() {	# and its timed build runs: a compiler in the work directory
+	# (the clean before it runs none)
+	for _p in $(procs_in "$here/run/contest-work"); do
+		case $(cat "/proc/$_p/comm" 2>/dev/null) in
+		cc|cc1|gcc|clang|as|collect2|ld|"${CC:-cc}") return 0 ;;
+		esac
+	done
+	return 1
+}
+# The signal comes once slow's timed build has started: the smallest
+# workload (--scale 2) then still has the rest of that build, and all of
+# other's run, to go, against a wait of a poll (20 ms) and a kill.
 for sig in INT TERM KILL; do
 	rm -f run/keeper.pid run/state
-	(cd run && exec "$CONTEST" compare --configs sig.cfg --scale 10 --lead-time 0 -n 1 \
+	(cd run && exec "$CONTEST" compare --configs sig.cfg --scale 2 --lead-time 0 -n 1 \
 		-d "sig$sig" noload >../sig.out 2>../sig.err) &
 	pid=$!
 	wait_until in_run
+	in_run && wait_until compiling
 	ok "SIG$sig: the setup's process runs" in_run
 	kill -$sig $pid
 	wait $pid

@@ -34,7 +34,7 @@ lkp_env() {	# lkp_env COMMAND...: with what lkp exports for the job
 	env -u CONTEST LKP_SRC="$T_DIR/lkp-src" TMP="$T_DIR/tmp" RESULT_ROOT="$T_DIR/result" \
 		TMP_RESULT_ROOT="$T_DIR/tmp-result" BENCHMARK_ROOT="$T_DIR/bench" testcase=contest \
 		nr_cpu="$(getconf _NPROCESSORS_ONLN)" runtypes="noload process_load" runs=1 quick=1 \
-		options="--scale 4 --lead-time 0.5" "$@"
+		options="--scale 2 --lead-time 0.2" "$@"
 }
 lkp_env mount_points="$T_DIR/fs" "$prog/run" >out 2>out.err
 ok_eq "run exits 0" "$?" 0

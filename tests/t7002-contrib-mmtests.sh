@@ -32,7 +32,7 @@ ok "the driver calls the bench with -v and every parameter the bench takes" sh -
 	done' sh "$mm" "$pack"
 
 mkdir logs || exit 99
-"$CONTEST" run -k a -n 1 --quick --scale 4 --lead-time 0.5 -d logs/contest-results \
+"$CONTEST" run -k a -n 1 --quick --scale 2 --lead-time 0.2 -d logs/contest-results \
 	--work-dir "$T_DIR/work" --no-progress noload process_load >/dev/null 2>&1 ||
 	{ echo "Bail out! the quick suite failed"; exit 99; }
 

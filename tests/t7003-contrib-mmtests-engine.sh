@@ -3,9 +3,10 @@
 # contrib/mmtests inside mmtests itself: the unmodified snapshot of
 # shared/engines (beside the source tree, or CONTEST_ENGINES=DIR) unpacked
 # here, the pack put in by contrib/mmtests/install.sh, run-mmtests.sh run on
-# the quick config for two run names (mmtests builds the shellpacks,
-# installs contest through shellpack-install-contest from a tarball of this
-# source tree, runs it through drivers/driver-contest.sh), and
+# the quick config (with smaller contest options) for two run names
+# (mmtests builds the shellpacks, installs contest through
+# shellpack-install-contest from a tarball of this source tree, runs it
+# through drivers/driver-contest.sh), and
 # compare-kernels.sh over the two: its tables, and the direction of each.
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -45,13 +46,21 @@ tar -C "$(dirname "$TOP_SRCDIR")" --exclude=.git --exclude="$src/tests/tmp" \
 	--warning=no-file-changed -czf contest-src.tar.gz "$src"
 [ $? -le 1 ] && tar tzf contest-src.tar.gz "$src/configure.ac" >/dev/null 2>&1 || exit 99
 
+# the quick config as shipped but for contest's options: the smallest
+# builtin workload and a short lead time (nothing here depends on the
+# build's size or on the load spreading; its CONTEST_OPTIONS reach contest
+# all the same, one list of words)
+cfg=config-workload-contest-quick-test
+{ grep -v '^export CONTEST_OPTIONS=' "$mm/configs/config-workload-contest-quick" &&
+  echo 'export CONTEST_OPTIONS="--scale 2 --lead-time 0.2"'; } >"$mm/configs/$cfg" || exit 99
+
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 settings() { cat "$thp" /proc/sys/kernel/nmi_watchdog 2>/dev/null; }
 settings >settings.before
-mmrun() {	# mmrun NAME: run-mmtests.sh on the quick config, as a user would
+mmrun() {	# mmrun NAME: run-mmtests.sh on that config, as a user would
 	(cd "$mm" && HOME=$T_DIR ASSUME_PACKAGE_INSTALLED=yes \
 		CONTEST_SOURCE=$T_DIR/contest-src.tar.gz timeout 900 \
-		./run-mmtests.sh --no-monitor --config configs/config-workload-contest-quick "$1") \
+		./run-mmtests.sh --no-monitor --config "configs/$cfg" "$1") \
 		>"run-$1.log" 2>&1
 }
 for name in run-a run-b; do

@@ -66,7 +66,7 @@ contest:
   quick: 1
   workload: builtin
   runtypes: noload process_load
-  options: --scale 4 --lead-time 0.5
+  options: --scale 2 --lead-time 0.2
 EOF
 "$LKP_SRC/bin/lkp" split-job -o quick contest-quick.yaml >/dev/null 2>&1
 job=$(ls quick/*.yaml)
@@ -88,9 +88,9 @@ ok "contest's tables, results and summary kept there" sh -c \
 ok_eq "the job's parameters reached contest: one round of noload and process_load" \
 	"$(grep -h '^run ' "$r"/contest-results/*.results | sed 's/.* type=\([a-z_]*\) round=\([0-9]*\) .*/\1.\2/' | tr '\n' ' ')" \
 	"noload.1 process_load.1 "
-ok "and --quick, --scale 4, --lead-time 0.5" sh -c \
+ok "and --quick, --scale 2, --lead-time 0.2" sh -c \
 	'grep -h "^env " "$1"/contest-results/*.results | grep -q "%20--quick" &&
-	 grep -h "^env " "$1"/contest-results/*.results | grep -q "%20--scale%204%20--lead-time%200.5"' sh "$r"
+	 grep -h "^env " "$1"/contest-results/*.results | grep -q "%20--scale%202%20--lead-time%200.2"' sh "$r"
 for key in noload.time noload.cpu noload.ratio process_load.time process_load.cpu \
 	process_load.loads process_load.lcpu process_load.ratio; do
 	ok "stats.json: contest.$key" grep -q "^  \"contest\\.$key\": [0-9]" "$r/stats.json"
