@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 13's acceptance: contest compare --vary iosched=mq-deadline,bfq -n 4
+# Issue 13's acceptance: contest compare --vary iosched=mq-deadline,bfq
 # io_load runs, records the work disk's scheduler in every run, and restores
-# the one found at the start, also after SIGTERM.  It changes the disk's I/O
+# the one found at the start, also after SIGTERM.  Two rounds (issue 13 ran
+# 4): each configuration is set, recorded and left twice, in turn; 4 rounds
+# cost the test suite half a minute more and test nothing 2 do not.  It changes the disk's I/O
 # scheduler for the whole machine while it runs: it runs after the tests that
 # measure, beside t4008 only (Makefile.am), which cares for swap, not disks.
 . "$TOP_SRCDIR/tests/lib.sh"
@@ -21,16 +23,16 @@ done
 now() { sed 's/.*\[\(.*\)\].*/\1/' "$f"; }
 s0=$(now)
 
-(cd run && "$CONTEST" compare --vary iosched=mq-deadline,bfq -n 4 --quick --scale 2 --lead-time 0.2 \
+(cd run && "$CONTEST" compare --vary iosched=mq-deadline,bfq -n 2 --quick --scale 2 --lead-time 0.2 \
 	--io-size 64M io_load >../cmp.out 2>../cmp.err)
 ok_eq "the comparison exits 0" "$?" 0
 ok_eq "the scheduler is back to $s0" "$(now)" "$s0"
-ok_eq "16 valid runs" "$(grep -c ' valid$' cmp.err)" 16
+ok_eq "8 valid runs" "$(grep -c ' valid$' cmp.err)" 8
 r=run/contest-results
 ok_eq "mq-deadline's runs observed mq-deadline" \
-	"$(grep '^run ' "$r/iosched%3Dmq-deadline.results" | grep -c ' observed.io_scheduler=mq-deadline ')" 8
+	"$(grep '^run ' "$r/iosched%3Dmq-deadline.results" | grep -c ' observed.io_scheduler=mq-deadline ')" 4
 ok_eq "bfq's observed bfq" \
-	"$(grep '^run ' "$r/iosched%3Dbfq.results" | grep -c ' observed.io_scheduler=bfq ')" 8
+	"$(grep '^run ' "$r/iosched%3Dbfq.results" | grep -c ' observed.io_scheduler=bfq ')" 4
 ok "the table has both rows" \
 	sh -c "grep -q '^iosched=mq-deadline ' cmp.out && grep -q '^iosched=bfq ' cmp.out"
 

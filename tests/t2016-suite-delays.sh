@@ -44,7 +44,7 @@ field() {	# field KEY TYPE: KEY's value in the run records of TYPE, one a line
 # synchronous wakeups kept it on one CPU and left the compile the other.
 # The ring of t2011, 64 processes and 48 chunks of 1K, keeps both CPUs busy
 # (1.6 CPUs of it there).
-(cd run && exec "$CONTEST" --quick --scale 6 -n 1 -j 1 --procs 64 --chunks 48 --chunk-size 1K \
+(cd run && exec "$CONTEST" --quick --scale 4 -n 1 -j 1 --procs 64 --chunks 48 --chunk-size 1K \
 	-k dl --lead-time 0.5 noload process_load io_load >../suite.out 2>../suite.err)
 ok_eq "the suite exits 0" "$?" 0
 ok_eq "task_delayacct is back to 0 after a normal end" "$(cat $da)" 0
@@ -139,7 +139,7 @@ ok_eq "--no-delays: the run's delays and PSI are absent, saying why" \
 
 # --- restored after SIGINT and SIGKILL ----------------------------------------
 for sig in INT KILL; do
-	(cd run && exec "$CONTEST" --quick --scale 6 -n 1 -d "sig$sig" noload \
+	(cd run && exec "$CONTEST" --quick --scale 4 -n 1 -d "sig$sig" noload \
 		>../sig.out 2>../sig.err) &
 	pid=$!
 	wait_until build_cgroup
