@@ -18,20 +18,17 @@ valgrind -q --error-exitcode=99 /bin/true >/dev/null 2>&1 ||
 # --track-origins=yes finds no more errors, it only says where an
 # uninitialised value came from, and it makes memcheck's run half as long
 # again: only a run that had errors runs again with it, for the log
-# (NAME.origins.vg, shown instead); the verdict is the first run's.  (--vgdb=no: no
-# gdbserver, which nothing here attaches to.)
+# (NAME.origins.vg, shown instead); the verdict is the first run's.
+# (--vgdb=no: no gdbserver, which nothing here attaches to.)
+memcheck="valgrind -q --vgdb=no --error-exitcode=99 --leak-check=full --show-leak-kinds=all
+	--errors-for-leak-kinds=all"
 vg() {
 	name=$1 want=$2
 	shift 2
-	valgrind -q --vgdb=no --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
-		--errors-for-leak-kinds=all --log-file="$name.vg" \
-		"$CONTEST" "$@" >"$name.out" 2>"$name.err"
+	$memcheck --log-file="$name.vg" "$CONTEST" "$@" >"$name.out" 2>"$name.err"
 	status=$?
-	if grep -q . "$name.vg"; then
-		valgrind -q --vgdb=no --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
-			--errors-for-leak-kinds=all --track-origins=yes \
-			--log-file="$name.origins.vg" "$CONTEST" "$@" >/dev/null 2>&1
-	fi
+	grep -q . "$name.vg" &&
+		$memcheck --track-origins=yes --log-file="$name.origins.vg" "$CONTEST" "$@" >/dev/null 2>&1
 	ok_eq "$name: exit status $want under valgrind" "$status" "$want"
 	ok "$name: no valgrind error nor leak" sh -c "! grep -q . '$name.vg' || {
 		if grep -q . '$name.origins.vg' 2>/dev/null; then
