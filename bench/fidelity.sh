@@ -523,7 +523,7 @@ start_native() {
 
 zram_why=
 # Sized so that contest's mem_load accepts --mem-size MEM on it: contest
-# counts a zram page as freeing half a page (src/swap.c, SWAP_ZRAM_RATIO 2),
+# counts a zram page as freeing half a page (src/lib/swap.c, SWAP_ZRAM_RATIO 2),
 # so the device must free need = MEM - (MemAvailable - reserve) at that rate,
 # with room to spare: disksize 3 x need (at least RAM / 2, contest's
 # default), mem_limit disksize / 2 (--zram-limit overrides it).

@@ -26,19 +26,19 @@
 . "$(dirname "$0")/lib.sh"
 
 # NAME <tab> FILE <tab> TESTS (space-separated) <tab> CODE <tab> MUTATED CODE
-MUTATIONS='signal-ignored	src/proc.c	tests/t5001-fault-signals.sh	stop_signal = sig;	(void)sig;
-lcpu-teardown	src/harness.c	tests/t2015-suite-lcpu-window.sh	int64_t now = p->reaped ? -1 : proc_cpu_ns(p->pid);	int64_t now = (kill(p->pid, SIGTERM), usleep(1500000), proc_cpu_ns(p->pid));
-record-short	src/store.c	tests/t5011-fault-store.sh tests/t2001-suite-noload-cacherun.sh	if (!what && write_all(fd, line, strlen(line)))	if (!what && write_all(fd, line, strlen(line) - 1))
-record-torn-kept	src/store.c	tests/t5011-fault-store.sh tests/t5004-fault-disk-full.sh	ret = ftruncate(fd, end) || fdatasync(fd) ? -1 : 0;	ret = fdatasync(fd) ? -1 : 0;
-lock-none	src/fsutil.c	tests/t5003-fault-lock.sh	if (flock(fd, LOCK_EX | LOCK_NB)) {	if (0) {
-ratio-divisor	src/report.c	tests/unit-report tests/t3001-report-golden.sh	stand_in(&b, nstar / n,	stand_in(&b, nstar / (n + 1),
-welch-sign	src/stats.c	tests/unit-stats tests/t3003-report-stats.sh	w->t = (a->mean - b->mean) / sqrt(va + vb);	w->t = (a->mean + b->mean) / sqrt(va + vb);
+MUTATIONS='signal-ignored	src/lib/proc.c	tests/t5001-fault-signals.sh	stop_signal = sig;	(void)sig;
+lcpu-teardown	src/run/harness.c	tests/t2015-suite-lcpu-window.sh	int64_t now = p->reaped ? -1 : proc_cpu_ns(p->pid);	int64_t now = (kill(p->pid, SIGTERM), usleep(1500000), proc_cpu_ns(p->pid));
+record-short	src/results/store.c	tests/t5011-fault-store.sh tests/t2001-suite-noload-cacherun.sh	if (!what && write_all(fd, line, strlen(line)))	if (!what && write_all(fd, line, strlen(line) - 1))
+record-torn-kept	src/results/store.c	tests/t5011-fault-store.sh tests/t5004-fault-disk-full.sh	ret = ftruncate(fd, end) || fdatasync(fd) ? -1 : 0;	ret = fdatasync(fd) ? -1 : 0;
+lock-none	src/lib/fsutil.c	tests/t5003-fault-lock.sh	if (flock(fd, LOCK_EX | LOCK_NB)) {	if (0) {
+ratio-divisor	src/report/report.c	tests/unit-report tests/t3001-report-golden.sh	stand_in(&b, nstar / n,	stand_in(&b, nstar / (n + 1),
+welch-sign	src/results/stats.c	tests/unit-stats tests/t3003-report-stats.sh	w->t = (a->mean - b->mean) / sqrt(va + vb);	w->t = (a->mean + b->mean) / sqrt(va + vb);
 load-no-work	loads/process.c	tests/t4002-load-process.sh	load_progress(c, (double)++hops / HOPS_PER_UNIT);	load_progress(c, (double)(hops++ * 0) / HOPS_PER_UNIT);
-probe-window	src/probe.c	tests/unit-probe tests/t4009-load-probe.sh	atomic_store(&p->shm->begin_ns, mono_ns());	atomic_store(&p->shm->begin_ns, INT64_MAX - 1);
+probe-window	src/run/probe.c	tests/unit-probe tests/t4009-load-probe.sh	atomic_store(&p->shm->begin_ns, mono_ns());	atomic_store(&p->shm->begin_ns, INT64_MAX - 1);
 mem-floor-ignored	loads/mem.c	tests/t5005-fault-memory.sh	return *left < floor ? 2 : 0;	return 0;
-mem-host-sized	src/suite.c	tests/t4006-load-mem.sh	e->mem_available = mem_available_bytes();	e->mem_available = meminfo_bytes("MemAvailable");
-chmod-follows	src/fsutil.c	tests/unit-fsutil	st.st_mode | S_IRWXU, AT_SYMLINK_NOFOLLOW);	st.st_mode | S_IRWXU, 0);
-walk-crosses-mounts	src/fsutil.c	tests/unit-fsutil	if (st.st_dev != dev || !(S_ISDIR	if (st.st_dev == 0 || !(S_ISDIR'
+mem-host-sized	src/run/suite.c	tests/t4006-load-mem.sh	e->mem_available = mem_available_bytes();	e->mem_available = meminfo_bytes("MemAvailable");
+chmod-follows	src/lib/fsutil.c	tests/unit-fsutil	st.st_mode | S_IRWXU, AT_SYMLINK_NOFOLLOW);	st.st_mode | S_IRWXU, 0);
+walk-crosses-mounts	src/lib/fsutil.c	tests/unit-fsutil	if (st.st_dev != dev || !(S_ISDIR	if (st.st_dev == 0 || !(S_ISDIR'
 
 keep=
 [ "${1:-}" = -k ] && { keep=yes; shift; }

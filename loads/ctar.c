@@ -30,10 +30,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io.h"
-#include "load.h"
-#include "tar.h"
-#include "util.h"
+#include "loads/io.h"
+#include "loads/load.h"
+#include "lib/tar.h"
+#include "lib/util.h"
 
 #define ARCHIVE "archive.tar"
 #define FRACTION_MAX 0.999	/* an unfinished archive never counts as a whole one */

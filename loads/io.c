@@ -30,10 +30,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "io.h"
-#include "load.h"
-#include "util.h"
+#include "lib/fsutil.h"
+#include "loads/io.h"
+#include "loads/load.h"
+#include "lib/util.h"
 
 #define MIB (UINT64_C(1) << 20)
 #define GIB (UINT64_C(1) << 30)

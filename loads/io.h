@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "load.h"
+#include "loads/load.h"
 
 /* Resolve the file size into c->size (and the natural MB unit): --io-size,
  * else RAM (64 MiB with --quick), never more than half the free space of the

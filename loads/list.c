@@ -52,9 +52,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "load.h"
-#include "util.h"
+#include "lib/fsutil.h"
+#include "loads/load.h"
+#include "lib/util.h"
 
 #define OUT_SIZE (64 * 1024)    /* the output buffer */
 #define LINE_ROOM (16 * 1024)   /* room kept free for one line */

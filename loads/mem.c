@@ -33,10 +33,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "load.h"
-#include "swap.h"
-#include "util.h"
+#include "lib/fsutil.h"
+#include "loads/load.h"
+#include "lib/swap.h"
+#include "lib/util.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define GiB (UINT64_C(1) << 30)

@@ -23,8 +23,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "load.h"
-#include "util.h"
+#include "loads/load.h"
+#include "lib/util.h"
 
 #define HOPS_PER_UNIT 10000.0
 /* Chunks in flight.  contest 0.61's own description (its home page,

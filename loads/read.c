@@ -29,11 +29,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "io.h"
-#include "load.h"
-#include "proc.h"
-#include "util.h"
+#include "lib/fsutil.h"
+#include "loads/io.h"
+#include "loads/load.h"
+#include "lib/proc.h"
+#include "lib/util.h"
 
 #define BUF_SIZE (1 << 20)		/* bytes per write() of the file in prepare() */
 #define READ_SIZE (128 << 10)		/* bytes per read(): GNU cat's buffer */

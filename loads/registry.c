@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "registry.h"
+#include "loads/registry.h"
 
 extern const struct load_ops process_load, ctar_load, xtar_load, io_load,
 	io_other_load, read_load, list_load, mem_load, spin_load;

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "load.h"
+#include "loads/load.h"
 
 /* In the order a suite runs them; NULL-terminated. */
 extern const struct load_ops *const load_registry[];

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "loads/load.h"
 
 #define SPINS_PER_UNIT 100000000u
 

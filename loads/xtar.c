@@ -33,11 +33,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "io.h"
-#include "load.h"
-#include "tar.h"
-#include "util.h"
+#include "lib/fsutil.h"
+#include "loads/io.h"
+#include "loads/load.h"
+#include "lib/tar.h"
+#include "lib/util.h"
 
 #define ARCHIVE "archive.tar"
 #define DEST "x"

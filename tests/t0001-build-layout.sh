@@ -17,13 +17,13 @@ ok "the first builds and runs the benchmark" grep -q "^./bootstrap && ./configur
 ok "the second builds and passes the tests" grep -qxF './bootstrap && ./configure && make -j"$(($(nproc) + 1))" check' cmds
 ok ".ci/run runs the README's test command" grep -qF 'make -j"$(($(nproc) + 1))" check' "$top/.ci/run"
 
-for f in "$top"/src/*.c "$top"/loads/*.c; do
+for f in "$top"/src/*/*.c "$top"/loads/*.c; do
 	rel=${f#"$top"/}
 	ok "$rel is in Makefile.am" grep -q "[ 	]$rel\\b" "$top/Makefile.am"
 done
 for f in "$top"/loads/*.c; do
 	name=$(basename "$f" .c)
-	[ "$name" = registry ] && continue
+	case $name in registry | runtype) continue ;; esac
 	ok "loads/$name.c ends with its load_ops" \
 		awk '/^}$/ { fn = NR } /^const struct load_ops [a-z_]*_load = {$/ { ops = NR }
 		     END { exit !(ops && ops > fn) }' "$f"

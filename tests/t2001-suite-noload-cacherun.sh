@@ -57,7 +57,7 @@ if [ -r /proc/stat ] && [ -r /proc/vmstat ]; then
 else
 	skip "/proc/stat or /proc/vmstat cannot be read here"
 fi
-# as contest decides (src/flush.c): drop_caches when it may write to it
+# as contest decides (src/lib/flush.c): drop_caches when it may write to it
 # (root, and /proc/sys not read-only), else fadvise on its own files
 if [ -w /proc/sys/vm/drop_caches ]; then
 	ok_eq "both noload runs flushed with drop_caches (/proc/sys/vm/drop_caches is writable)" \

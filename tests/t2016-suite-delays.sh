@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 23: where the compile's time went (src/taskstats.c).  Each run
+# Issue 23: where the compile's time went (src/run/taskstats.c).  Each run
 # records the build's tasks' taskstats (CPU, waits) and PSI; the figures
 # hold against independent oracles: the build's rusage for CPU, a CPU ring
 # for the run-queue wait, a disk writer for block I/O.  kernel.task_delayacct

@@ -14,7 +14,7 @@ meminfo() {	# meminfo KEY: bytes
 	awk -v k="$1:" '$1 == k { printf "%.0f\n", $2 * 1024 }' /proc/meminfo
 }
 
-fmt() {	# fmt BYTES: as src/util.c format_size() writes it
+fmt() {	# fmt BYTES: as src/lib/util.c format_size() writes it
 	awk -v b="$1" 'BEGIN { split("B KiB MiB GiB TiB", u, " "); i = 1
 		while (b >= 1024 && i < 5) { b /= 1024; i++ }
 		if (i == 1) printf "%d B\n", b; else printf "%.1f %s\n", b, u[i] }'

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 23: contests running at once share kernel.task_delayacct
-# (src/share.c).  The first to start turns it on; the last to finish, or
+# (src/lib/share.c).  The first to start turns it on; the last to finish, or
 # its guardian after a SIGKILL, puts back the value the first found: the
 # first ending before the second no longer turns it off under the second's
 # runs.  A value left behind by a contest and its guardian both SIGKILLed

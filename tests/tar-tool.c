@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tar-tool.c - test driver: write or extract an archive with src/tar.c. */
+/* tar-tool.c - test driver: write or extract an archive with src/lib/tar.c. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tar.h"
+#include "lib/tar.h"
 
 struct count {
 	uint64_t bytes;	/* reported through hooks->progress */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "probe.h"
+#include "cli/cli.h"
+#include "run/probe.h"
 #include "tap.h"
 
 static int dummy(struct config *cfg)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "run/compare.h"
 #include "tap.h"
 
 /* Parse text as FILE; the error in why, or "" */

@@ -19,9 +19,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "lib/fsutil.h"
 #include "tap.h"
-#include "util.h"
+#include "lib/util.h"
 
 static const char *swap_name;	/* replaced by a symlink to swap_target */
 static const char *swap_target;

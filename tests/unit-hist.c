@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "results/hist.h"
 #include "tap.h"
 
 #define N 100000

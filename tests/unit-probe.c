@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
-#include "record.h"
+#include "run/probe.h"
+#include "results/record.h"
 #include "tap.h"
 
 static char label[] = "6.1", type[] = "noload", session[] = "s1", workload[] = "builtin/1",

@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "lib/proc.h"
 #include "tap.h"
-#include "util.h"
+#include "lib/util.h"
 
 static int exists(const char *dir, const char *name)
 {

@@ -4,10 +4,10 @@
 
 #include <string.h>
 
-#include "progress.h"
-#include "runtype.h"
+#include "run/progress.h"
+#include "loads/runtype.h"
 #include "tap.h"
-#include "util.h"
+#include "lib/util.h"
 
 static const char *dur(double secs)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "store.h"
+#include "results/record.h"
+#include "results/store.h"
 #include "tap.h"
 
 static int decodes(const char *line)

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "tap.h"
-#include "util.h"
+#include "lib/util.h"
 
 static size_t widest(const char *t)
 {

@@ -15,10 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "share.h"
+#include "lib/fsutil.h"
+#include "lib/share.h"
 #include "tap.h"
-#include "util.h"
+#include "lib/util.h"
 
 static char *lock, *setting;
 

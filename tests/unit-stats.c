@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "stats.h"
+#include "results/stats.h"
 #include "tap.h"
 
 static void test_summary(void)

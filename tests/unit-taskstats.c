@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "taskstats.h"
-#include "util.h"
+#include "results/record.h"
+#include "run/taskstats.h"
+#include "lib/util.h"
 #include "tap.h"
 
 #define SELF 100	/* contest */

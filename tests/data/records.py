@@ -3,7 +3,7 @@
 
 A line is KIND v=1 key=value ... crc=XXXXXXXX: bytes outside printable
 ASCII, space, % and = escaped as %XX, then CRC-32 of what comes before
-" crc=" (src/record.h).
+" crc=" (src/results/record.h).
 """
 import zlib
 

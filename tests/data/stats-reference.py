@@ -8,7 +8,7 @@ From first principles, with Python's standard library only (math.lgamma,
 statistics): the t density integrated by Simpson's rule gives the t
 distribution, Newton's method (bisection where it would stray) its quantiles; Welch's test, Holm's adjustment and
 Fieller's interval are written out from their definitions (Welch 1947;
-Holm 1979; Fieller 1954), not from contest's src/stats.c.  Every figure is
+Holm 1979; Fieller 1954), not from contest's src/results/stats.c.  Every figure is
 printed with what it is and where it is quoted.
 
 When SciPy is importable (Debian: apt-get install python3-scipy, then run it

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "record.h"
+#include "results/record.h"
 
 /* The same kind and fields; the order may differ, as the encoder writes
  * "v" first wherever the line had it. */

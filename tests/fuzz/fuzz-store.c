@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "registry.h"
-#include "report.h"
-#include "store.h"
-#include "util.h"
+#include "loads/registry.h"
+#include "report/report.h"
+#include "results/store.h"
+#include "lib/util.h"
 
 /* The report orders tables by run type: the real names, without linking
  * the loads and the harness they need. */

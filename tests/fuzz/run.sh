@@ -53,7 +53,7 @@ EOH
 fi
 
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer $san -I$build -I$src/src -I$src/loads -I$src/tests/fuzz"
+cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer $san -I$build -I$src/src -I$src -I$src/tests/fuzz"
 
 # everything but main(), instrumented for coverage, in an archive: each
 # harness links what it calls (the store harness has its own load table,
@@ -61,8 +61,8 @@ cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer $san -I$build -I$src/src -I$sr
 echo "building the harnesses in $build"
 lib=$build/fuzz-obj/libcontest-fuzz.a
 rm -f "$lib"
-for f in "$src"/src/*.c "$src"/loads/*.c; do
-	[ "$f" = "$src/src/main.c" ] && continue
+for f in "$src"/src/*/*.c "$src"/loads/*.c; do
+	[ "$f" = "$src/src/cli/main.c" ] && continue
 	o=$build/fuzz-obj/$(basename "$(dirname "$f")")-$(basename "$f" .c).o
 	# always rebuilt: a header may have changed
 	"$CC" $cflags -fsanitize=fuzzer-no-link -c "$f" -o "$o" ||
@@ -74,10 +74,10 @@ for h in $harnesses; do
 		-o "$build/fuzz-$h" -lm -lpthread || exit 1
 done
 
-# the option parser's dictionary: every option of src/cli.c, and values
-sed -n 's/.*{ OPT_[A-Z_]*, "\([^"]*\)".*/"--\1"\n"--\1="/p' "$src/src/cli.c" \
+# the option parser's dictionary: every option of src/cli/cli.c, and values
+sed -n 's/.*{ OPT_[A-Z_]*, "\([^"]*\)".*/"--\1"\n"--\1="/p' "$src/src/cli/cli.c" \
 	>"$build/cli.dict" || exit 1
-grep -o "OPT_[A-Z_]* = '.'" "$src/src/cli.c" | sed "s/.*'\(.\)'/\"-\1\"/" >>"$build/cli.dict"
+grep -o "OPT_[A-Z_]* = '.'" "$src/src/cli/cli.c" | sed "s/.*'\(.\)'/\"-\1\"/" >>"$build/cli.dict"
 grep -v '^#' "$src/tests/fuzz/cli.dict" >>"$build/cli.dict"
 
 # no leftover store directories, whatever happens

@@ -1,0 +1,1633 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tar.c - a streaming POSIX ustar/pax archive writer and extractor. */
+#include "config.h"
+
+#include "lib/tar.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/fsutil.h"
+#include "lib/util.h"
+
+#define BLOCK 512
+#define RECORD (20 * BLOCK)	/* GNU tar's default record; the archive is padded to it */
+#define BUFSZ RECORD	/* I/O size in both directions, as GNU tar's: a multiple of BLOCK */
+#define STOP_EVERY (1 << 20)	/* ask hooks->stop at least this often, in bytes */
+#define META_MAX (1 << 20)	/* largest pax or GNU long-name block accepted */
+#define PWBUF_SIZE 16384	/* for getpwuid_r/getgrgid_r */
+#define ID_CACHE 8		/* uid and gid names remembered */
+#define DIR_CACHE 64		/* directory levels the extractor keeps open */
+
+/* ustar header layout: offsets and widths of the fields */
+enum {
+	H_NAME = 0, W_NAME = 100,
+	H_MODE = 100, W_MODE = 8,
+	H_UID = 108, W_UID = 8,
+	H_GID = 116, W_GID = 8,
+	H_SIZE = 124, W_SIZE = 12,
+	H_MTIME = 136, W_MTIME = 12,
+	H_CHKSUM = 148, W_CHKSUM = 8,
+	H_TYPE = 156,
+	H_LINK = 157, W_LINK = 100,
+	H_MAGIC = 257,
+	H_VERSION = 263,
+	H_UNAME = 265, W_UNAME = 32,
+	H_GNAME = 297, W_GNAME = 32,
+	H_DEVMAJOR = 329, W_DEVMAJOR = 8,
+	H_DEVMINOR = 337, W_DEVMINOR = 8,
+	H_PREFIX = 345, W_PREFIX = 155,
+};
+
+#define MAX_SMALL 07777777ULL		/* largest value of an 8-byte field */
+#define MAX_LARGE 077777777777ULL	/* largest value of a 12-byte field */
+
+/* ---- shared helpers ------------------------------------------------ */
+
+
+static int stopping(const struct tar_hooks *h)
+{
+	return h && h->stop && h->stop(h->arg);
+}
+
+static void progress(const struct tar_hooks *h, uint64_t bytes)
+{
+	if (h && h->progress && bytes)
+		h->progress(h->arg, bytes);
+}
+
+static uint64_t padding(uint64_t size)
+{
+	return (BLOCK - size % BLOCK) % BLOCK;
+}
+
+/* A growable byte string, always NUL-terminated once allocated. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static int sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	size_t need = b->len + n + 1, cap = b->cap ? b->cap : 256;
+	char *p;
+
+	if (need > b->cap) {
+		while (cap < need)
+			cap *= 2;
+		p = realloc(b->s, cap);
+		if (!p)
+			return -1;
+		b->s = p;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+static void sb_cut(struct sbuf *b, size_t len)
+{
+	b->len = len;
+	if (b->s)
+		b->s[len] = '\0';
+}
+
+static int sb_set(struct sbuf *b, const char *s, size_t n)
+{
+	sb_cut(b, 0);
+	return sb_add(b, s, n);
+}
+
+static void sb_free(struct sbuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+
+/* ---- writer: headers ------------------------------------------------ */
+
+/* Everything a ustar header holds, with values that fit their fields. */
+struct hdr {
+	const char *name, *prefix, *link, *uname, *gname;
+	size_t namelen, prefixlen, linklen;
+	uint64_t mode, uid, gid, size, mtime;
+	char type;
+};
+
+/* width-1 octal digits and a NUL; the caller made sure v fits */
+static void put_octal(unsigned char *f, size_t width, uint64_t v)
+{
+	size_t i = width - 1;
+
+	f[i] = '\0';
+	while (i--) {
+		f[i] = (unsigned char)('0' + (v & 7));
+		v >>= 3;
+	}
+}
+
+static void put_str(unsigned char *f, size_t width, const char *s, size_t n)
+{
+	memcpy(f, s, n < width ? n : width);
+}
+
+static void put_checksum(unsigned char *b)
+{
+	unsigned sum = 0;
+	int i;
+
+	memset(b + H_CHKSUM, ' ', W_CHKSUM);
+	for (i = 0; i < BLOCK; i++)
+		sum += b[i];
+	put_octal(b + H_CHKSUM, W_CHKSUM - 1, sum);	/* 6 digits, NUL */
+	b[H_CHKSUM + W_CHKSUM - 1] = ' ';
+}
+
+static void ustar_fill(unsigned char *b, const struct hdr *h)
+{
+	memset(b, 0, BLOCK);
+	put_str(b + H_NAME, W_NAME, h->name, h->namelen);
+	put_octal(b + H_MODE, W_MODE, h->mode);
+	put_octal(b + H_UID, W_UID, h->uid);
+	put_octal(b + H_GID, W_GID, h->gid);
+	put_octal(b + H_SIZE, W_SIZE, h->size);
+	put_octal(b + H_MTIME, W_MTIME, h->mtime);
+	b[H_TYPE] = (unsigned char)h->type;
+	if (h->link)
+		put_str(b + H_LINK, W_LINK, h->link, h->linklen);
+	memcpy(b + H_MAGIC, "ustar", 6);
+	memcpy(b + H_VERSION, "00", 2);
+	put_str(b + H_UNAME, W_UNAME - 1, h->uname, strlen(h->uname));
+	put_str(b + H_GNAME, W_GNAME - 1, h->gname, strlen(h->gname));
+	put_octal(b + H_DEVMAJOR, W_DEVMAJOR, 0);
+	put_octal(b + H_DEVMINOR, W_DEVMINOR, 0);
+	if (h->prefix)
+		put_str(b + H_PREFIX, W_PREFIX, h->prefix, h->prefixlen);
+	put_checksum(b);
+}
+
+/* Where to split a name that is too long for the name field into
+ * prefix "/" name: the offset of that slash, or -1 if it cannot be. */
+static long ustar_split(const char *name, size_t len)
+{
+	size_t i = len > W_NAME + 1 ? len - W_NAME - 1 : 1;
+
+	for (; i <= W_PREFIX && i + 1 < len; i++)
+		if (name[i] == '/')
+			return (long)i;
+	return -1;
+}
+
+/* ---- writer: state and output --------------------------------------- */
+
+struct idname {
+	int valid;
+	unsigned long id;
+	char name[256];
+};
+
+struct idcache {
+	struct idname e[ID_CACHE];
+	unsigned next;
+};
+
+/* files with more than one link already archived, by (dev, ino) */
+struct link_ent {
+	dev_t dev;
+	ino_t ino;
+	char *name;
+};
+
+struct link_tab {
+	struct link_ent *v;
+	size_t cap, n;
+};
+
+struct tw {
+	int fd;
+	const struct tar_hooks *hooks;
+	char *why;
+	size_t len;
+	const char *src;
+	unsigned char *buf;
+	size_t used;		/* bytes in buf */
+	uint64_t total;		/* bytes written to fd */
+	uint64_t unchecked;	/* bytes since hooks->stop was asked */
+	struct sbuf path;	/* the current member's name */
+	struct sbuf pax;	/* pax records for the current member */
+	struct sbuf target;	/* a symlink's target */
+	struct idcache users, groups;
+	struct link_tab links;
+	char *pwbuf;
+	int self_valid;		/* the archive is a file: never archive it */
+	dev_t self_dev;
+	ino_t self_ino;
+};
+
+static int tw_oom(struct tw *t)
+{
+	return whyf(t->why, t->len, "out of memory");
+}
+
+static int tw_flush(struct tw *t)
+{
+	if (write_all(t->fd, t->buf, t->used))
+		return whyf(t->why, t->len, "write: %s", strerror(errno));
+	progress(t->hooks, t->used);
+	t->total += t->used;
+	t->used = 0;
+	return 0;
+}
+
+/* n bytes of data, or of zeros when data is NULL. */
+static int tw_bytes(struct tw *t, const void *data, size_t n)
+{
+	const char *p = data;
+
+	while (n) {
+		size_t room = BUFSZ - t->used, k = n < room ? n : room;
+
+		if (p) {
+			memcpy(t->buf + t->used, p, k);
+			p += k;	/* never on NULL: that is undefined */
+		} else {
+			memset(t->buf + t->used, 0, k);
+		}
+		t->used += k;
+		n -= k;
+		if (t->used == BUFSZ && tw_flush(t))
+			return -1;
+	}
+	return 0;
+}
+
+static int tw_zeros(struct tw *t, uint64_t n)
+{
+	while (n) {
+		size_t k = n < BUFSZ ? (size_t)n : BUFSZ;
+
+		if (tw_bytes(t, NULL, k))
+			return -1;
+		n -= k;
+	}
+	return 0;
+}
+
+/* The next header block of the output. */
+static unsigned char *tw_block(struct tw *t)
+{
+	unsigned char *b;
+
+	if (t->used + BLOCK > BUFSZ && tw_flush(t))
+		return NULL;
+	b = t->buf + t->used;
+	t->used += BLOCK;
+	return b;
+}
+
+/* ---- writer: owner names and hard links ----------------------------- */
+
+static const char *id_name(struct tw *t, struct idcache *c, unsigned long id,
+			   int group)
+{
+	struct idname *e;
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+	unsigned i;
+
+	for (i = 0; i < ID_CACHE; i++)
+		if (c->e[i].valid && c->e[i].id == id)
+			return c->e[i].name;
+	e = &c->e[c->next];
+	c->next = (c->next + 1) % ID_CACHE;
+	e->valid = 1;
+	e->id = id;
+	e->name[0] = '\0';
+	if (group) {
+		if (!getgrgid_r((gid_t)id, &gr, t->pwbuf, PWBUF_SIZE, &grp) && grp)
+			snprintf(e->name, sizeof(e->name), "%s", grp->gr_name);
+	} else {
+		if (!getpwuid_r((uid_t)id, &pw, t->pwbuf, PWBUF_SIZE, &pwp) && pwp)
+			snprintf(e->name, sizeof(e->name), "%s", pwp->pw_name);
+	}
+	return e->name;
+}
+
+static size_t link_slot(const struct link_tab *lt, dev_t dev, ino_t ino)
+{
+	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)dev;
+	size_t i = (size_t)(h ^ (h >> 31)) & (lt->cap - 1);
+
+	while (lt->v[i].name && (lt->v[i].dev != dev || lt->v[i].ino != ino))
+		i = (i + 1) & (lt->cap - 1);
+	return i;
+}
+
+/* The name a file with several links was first archived under, or NULL. */
+static const char *link_find(const struct link_tab *lt, const struct stat *st)
+{
+	if (!lt->n)
+		return NULL;
+	return lt->v[link_slot(lt, st->st_dev, st->st_ino)].name;
+}
+
+static int link_grow(struct link_tab *lt)
+{
+	struct link_tab bigger = { NULL, lt->cap ? lt->cap * 2 : 64, lt->n };
+	size_t i;
+
+	bigger.v = calloc(bigger.cap, sizeof(*bigger.v));
+	if (!bigger.v)
+		return -1;
+	for (i = 0; i < lt->cap; i++)
+		if (lt->v[i].name)
+			bigger.v[link_slot(&bigger, lt->v[i].dev, lt->v[i].ino)] = lt->v[i];
+	free(lt->v);
+	*lt = bigger;
+	return 0;
+}
+
+static int link_add(struct link_tab *lt, const struct stat *st, const char *name)
+{
+	struct link_ent *e;
+
+	if ((lt->n + 1) * 2 > lt->cap && link_grow(lt))
+		return -1;
+	e = &lt->v[link_slot(lt, st->st_dev, st->st_ino)];
+	e->name = strdup(name);
+	if (!e->name)
+		return -1;
+	e->dev = st->st_dev;
+	e->ino = st->st_ino;
+	lt->n++;
+	return 0;
+}
+
+static void link_free(struct link_tab *lt)
+{
+	size_t i;
+
+	for (i = 0; i < lt->cap; i++)
+		free(lt->v[i].name);
+	free(lt->v);
+	lt->v = NULL;
+	lt->cap = lt->n = 0;
+}
+
+/* ---- writer: members ------------------------------------------------- */
+
+/* One "LEN key=value\n" pax record; LEN counts its own digits. */
+static int pax_add(struct tw *t, const char *key, const char *val, size_t vlen)
+{
+	size_t base = strlen(key) + vlen + 3, len = base, prev;
+	char num[24];
+
+	do {
+		prev = len;
+		len = base + (size_t)snprintf(num, sizeof(num), "%zu", prev);
+	} while (len != prev);
+	snprintf(num, sizeof(num), "%zu ", len);
+	if (sb_add(&t->pax, num, strlen(num)) ||
+	    sb_add(&t->pax, key, strlen(key)) || sb_add(&t->pax, "=", 1) ||
+	    sb_add(&t->pax, val, vlen) || sb_add(&t->pax, "\n", 1))
+		return tw_oom(t);
+	return 0;
+}
+
+static int pax_num(struct tw *t, const char *key, int64_t v)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%" PRId64, v);
+	return pax_add(t, key, num, strlen(num));
+}
+
+/* The extended header that carries what the ustar header m cannot. */
+static int tw_pax(struct tw *t, const struct hdr *m)
+{
+	static const char name[] = "././@PaxHeader";
+	struct hdr x = *m;
+	unsigned char *b;
+
+	x.name = name;
+	x.namelen = sizeof(name) - 1;
+	x.prefix = x.link = NULL;
+	x.mode = 0644;
+	x.size = t->pax.len;
+	x.type = 'x';
+	b = tw_block(t);
+	if (!b)
+		return -1;
+	ustar_fill(b, &x);
+	if (tw_bytes(t, t->pax.s, t->pax.len))
+		return -1;
+	return tw_zeros(t, padding(t->pax.len));
+}
+
+/* The header(s) for the member named t->path. */
+static int tw_header(struct tw *t, const struct stat *st, char type,
+		     const char *link, uint64_t size)
+{
+	struct hdr h = { 0 };
+	int64_t mtime = (int64_t)st->st_mtime;
+	unsigned char *b;
+	long split = -1;
+
+	sb_cut(&t->pax, 0);
+	h.name = t->path.s;
+	h.namelen = t->path.len;
+	if (h.namelen > W_NAME) {
+		split = ustar_split(h.name, h.namelen);
+		if (split < 0 && pax_add(t, "path", h.name, h.namelen))
+			return -1;
+	}
+	if (split > 0) {
+		h.prefix = h.name;
+		h.prefixlen = (size_t)split;
+		h.name += split + 1;
+		h.namelen -= (size_t)split + 1;
+	}
+	h.link = link;
+	h.linklen = link ? strlen(link) : 0;
+	if (h.linklen > W_LINK && pax_add(t, "linkpath", link, h.linklen))
+		return -1;
+	h.mode = st->st_mode & 07777;
+	h.type = type;
+	h.size = size;
+	if (size > MAX_LARGE && pax_num(t, "size", (int64_t)size))
+		return -1;
+	h.uid = st->st_uid;
+	if (h.uid > MAX_SMALL && pax_num(t, "uid", (int64_t)h.uid))
+		return -1;
+	h.gid = st->st_gid;
+	if (h.gid > MAX_SMALL && pax_num(t, "gid", (int64_t)h.gid))
+		return -1;
+	h.mtime = mtime < 0 ? 0 : (uint64_t)mtime;
+	if ((mtime < 0 || h.mtime > MAX_LARGE) && pax_num(t, "mtime", mtime))
+		return -1;
+	h.uname = id_name(t, &t->users, st->st_uid, 0);
+	if (strlen(h.uname) >= W_UNAME &&
+	    pax_add(t, "uname", h.uname, strlen(h.uname)))
+		return -1;
+	h.gname = id_name(t, &t->groups, st->st_gid, 1);
+	if (strlen(h.gname) >= W_GNAME &&
+	    pax_add(t, "gname", h.gname, strlen(h.gname)))
+		return -1;
+	/* what the pax header carries is zero (or clamped) here */
+	if (h.size > MAX_LARGE)
+		h.size = 0;
+	if (h.uid > MAX_SMALL)
+		h.uid = 0;
+	if (h.gid > MAX_SMALL)
+		h.gid = 0;
+	if (h.mtime > MAX_LARGE)
+		h.mtime = MAX_LARGE;
+	if (t->pax.len && tw_pax(t, &h))
+		return -1;
+	b = tw_block(t);
+	if (!b)
+		return -1;
+	ustar_fill(b, &h);
+	return 0;
+}
+
+/* Copy `size` bytes of file data, padded with zeros if the file shrank
+ * meanwhile, and the padding to the next block. */
+static int tw_data(struct tw *t, int fd, uint64_t size)
+{
+	uint64_t left = size;
+
+	while (left) {
+		size_t room, want;
+		ssize_t n;
+
+		if (t->used == BUFSZ && tw_flush(t))
+			return -1;
+		room = BUFSZ - t->used;
+		want = left < room ? (size_t)left : room;
+		n = read(fd, t->buf + t->used, want);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return whyf(t->why, t->len, "read %s/%s: %s", t->src,
+				    t->path.s, strerror(errno));
+		}
+		if (n == 0)
+			return tw_zeros(t, left + padding(size));
+		t->used += (size_t)n;
+		left -= (uint64_t)n;
+		t->unchecked += (uint64_t)n;
+		if (t->unchecked >= STOP_EVERY) {
+			t->unchecked = 0;
+			if (stopping(t->hooks))
+				return 1;
+		}
+	}
+	return tw_zeros(t, padding(size));
+}
+
+/* Open a listed regular file: *fd is -1 if it has gone or changed type
+ * since it was listed (a live tree); st is refreshed from the open file. */
+static int tw_open(struct tw *t, int dfd, const char *name, struct stat *st,
+		   int *fd)
+{
+	int rc = 0;
+
+	*fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return whyf(t->why, t->len, "open %s/%s: %s", t->src, t->path.s,
+			    strerror(errno));
+	}
+	if (fstat(*fd, st))
+		rc = whyf(t->why, t->len, "stat %s/%s: %s", t->src, t->path.s,
+			  strerror(errno));
+	if (rc || !S_ISREG(st->st_mode)) {
+		close(*fd);
+		*fd = -1;
+	}
+	return rc;
+}
+
+static int tw_file(struct tw *t, int dfd, const char *name, struct stat *st)
+{
+	const char *first = st->st_nlink > 1 ? link_find(&t->links, st) : NULL;
+	int fd = -1, rc;
+
+	if (first)
+		return tw_header(t, st, '1', first, 0);
+	if (st->st_size > 0) {
+		if (tw_open(t, dfd, name, st, &fd))
+			return -1;
+		if (fd < 0)
+			return 0;
+	}
+	if (st->st_nlink > 1 && link_add(&t->links, st, t->path.s))
+		rc = tw_oom(t);
+	else
+		rc = tw_header(t, st, '0', NULL, (uint64_t)st->st_size);
+	if (!rc && fd >= 0)
+		rc = tw_data(t, fd, (uint64_t)st->st_size);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static int tw_symlink(struct tw *t, int dfd, const char *name,
+		      const struct stat *st)
+{
+	struct sbuf *b = &t->target;
+	size_t cap = st->st_size > 0 ? (size_t)st->st_size + 1 : 256;
+	ssize_t n;
+
+	for (;;) {
+		if (b->cap < cap) {
+			char *p = realloc(b->s, cap);
+
+			if (!p)
+				return tw_oom(t);
+			b->s = p;
+			b->cap = cap;
+		}
+		n = readlinkat(dfd, name, b->s, b->cap);
+		if (n < 0) {
+			if (errno == ENOENT || errno == EINVAL)
+				return 0;	/* gone or replaced */
+			return whyf(t->why, t->len, "readlink %s/%s: %s",
+				    t->src, t->path.s, strerror(errno));
+		}
+		if ((size_t)n < b->cap)
+			break;
+		cap = b->cap * 2;
+	}
+	sb_cut(b, (size_t)n);
+	return tw_header(t, st, '2', b->s, 0);
+}
+
+static int tw_tree(struct tw *t, int dfd);
+
+static int tw_dir(struct tw *t, int dfd, const char *name, const struct stat *st)
+{
+	size_t mark = t->path.len;
+	int fd, rc;
+
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return whyf(t->why, t->len, "open %s/%s: %s", t->src, t->path.s,
+			    strerror(errno));
+	}
+	if (sb_add(&t->path, "/", 1))
+		rc = tw_oom(t);
+	else
+		rc = tw_header(t, st, '5', NULL, 0);
+	if (!rc)
+		rc = tw_tree(t, fd);
+	close(fd);
+	sb_cut(&t->path, mark);
+	return rc;
+}
+
+/* One directory entry; t->path is its member name. */
+static int tw_entry(struct tw *t, int dfd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (errno == ENOENT)
+			return 0;
+		return whyf(t->why, t->len, "stat %s/%s: %s", t->src, t->path.s,
+			    strerror(errno));
+	}
+	if (t->self_valid && st.st_dev == t->self_dev && st.st_ino == t->self_ino)
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return tw_dir(t, dfd, name, &st);
+	if (S_ISREG(st.st_mode))
+		return tw_file(t, dfd, name, &st);
+	if (S_ISLNK(st.st_mode))
+		return tw_symlink(t, dfd, name, &st);
+	return 0;	/* sockets, fifos and devices are left out */
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in directory dfd, sorted, as pointers into pool. */
+static int tw_list(struct tw *t, int dfd, struct sbuf *pool, char ***names,
+		   size_t *count)
+{
+	size_t *off = NULL, n = 0, cap = 0, i;
+	struct dirent *de;
+	DIR *d;
+	int fd, rc = 0;
+
+	fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		rc = whyf(t->why, t->len, "opendir %s/%s: %s", t->src,
+			  t->path.s, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n == cap) {
+			size_t *p = realloc(off, (cap = cap ? cap * 2 : 64) * sizeof(*off));
+
+			if (!p) {
+				rc = tw_oom(t);
+				break;
+			}
+			off = p;
+		}
+		off[n++] = pool->len;
+		if (sb_add(pool, de->d_name, strlen(de->d_name) + 1)) {
+			rc = tw_oom(t);
+			break;
+		}
+	}
+	if (!rc && errno)
+		rc = whyf(t->why, t->len, "readdir %s/%s: %s", t->src,
+			  t->path.s, strerror(errno));
+	closedir(d);
+	*names = NULL;
+	*count = 0;
+	if (!rc && n) {
+		*names = malloc(n * sizeof(**names));
+		if (!*names) {
+			rc = tw_oom(t);
+		} else {
+			for (i = 0; i < n; i++)
+				(*names)[i] = pool->s + off[i];
+			qsort(*names, n, sizeof(**names), cmp_names);
+			*count = n;
+		}
+	}
+	free(off);
+	return rc;
+}
+
+/* The contents of directory dfd, whose member name (with its slash) is t->path. */
+static int tw_tree(struct tw *t, int dfd)
+{
+	struct sbuf pool = { 0 };
+	size_t mark = t->path.len, n, i;
+	char **names;
+	int rc;
+
+	rc = tw_list(t, dfd, &pool, &names, &n);
+	for (i = 0; !rc && i < n; i++) {
+		t->unchecked = 0;
+		if (stopping(t->hooks)) {
+			rc = 1;
+			break;
+		}
+		if (sb_add(&t->path, names[i], strlen(names[i])))
+			rc = tw_oom(t);
+		else
+			rc = tw_entry(t, dfd, names[i]);
+		sb_cut(&t->path, mark);
+	}
+	free(names);
+	sb_free(&pool);
+	return rc;
+}
+
+/* The end-of-archive blocks, padding to a whole record, the last write. */
+static int tw_finish(struct tw *t)
+{
+	uint64_t end = t->total + t->used + 2 * BLOCK;
+
+	if (tw_zeros(t, 2 * BLOCK + (RECORD - end % RECORD) % RECORD))
+		return -1;
+	return tw_flush(t);
+}
+
+int tar_write(const char *src, int fd, const struct tar_hooks *hooks,
+	      char *why, size_t len)
+{
+	struct tw t = { 0 };
+	struct stat st;
+	int root, rc;
+
+	t.fd = fd;
+	t.hooks = hooks;
+	t.why = why;
+	t.len = len;
+	t.src = src;
+	t.buf = malloc(BUFSZ);
+	t.pwbuf = malloc(PWBUF_SIZE);
+	if (!t.buf || !t.pwbuf || sb_add(&t.path, "", 0)) {
+		rc = tw_oom(&t);
+		goto out;
+	}
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		t.self_valid = 1;
+		t.self_dev = st.st_dev;
+		t.self_ino = st.st_ino;
+	}
+	root = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0) {
+		rc = whyf(why, len, "open %s: %s", src, strerror(errno));
+		goto out;
+	}
+	rc = tw_tree(&t, root);
+	close(root);
+	if (!rc)
+		rc = tw_finish(&t);
+out:
+	free(t.buf);
+	free(t.pwbuf);
+	sb_free(&t.path);
+	sb_free(&t.pax);
+	sb_free(&t.target);
+	link_free(&t.links);
+	return rc;
+}
+
+/* ---- extractor: state and input --------------------------------------- */
+
+/* a directory whose mode and mtime are set once its contents are in */
+struct dirfix {
+	size_t name;		/* offset in tx.fixnames */
+	mode_t mode;
+	struct timespec mtime;
+};
+
+/* one open directory along the cached path */
+struct level {
+	int fd;
+	size_t end;		/* where its name ends in tx.cpath */
+};
+
+struct tx {
+	int in;
+	const struct tar_hooks *hooks;
+	char *why;
+	size_t len;
+	const char *dest;
+	int dfd;
+	unsigned char *buf;
+	size_t pos, end;	/* unread input is buf[pos..end) */
+	uint64_t base;		/* stream offset of buf[0] */
+	uint64_t unchecked;	/* bytes since hooks->stop was asked */
+	/* extended header values for the next member */
+	struct sbuf meta, xpath, xlink, lname, llink;
+	int has_xpath, has_xlink, has_lname, has_llink, has_size, has_mtime;
+	int sparse;
+	uint64_t xsize;
+	struct timespec xmtime;
+	/* the member being extracted: names as found, and in canonical form */
+	struct sbuf raw, rawlink, name, link;
+	/* the directories of the last member's parent, open */
+	struct sbuf cpath;
+	struct level lv[DIR_CACHE];
+	size_t nlv;
+	int deep;		/* the parent when deeper than DIR_CACHE, or -1 */
+	struct dirfix *fix;
+	size_t nfix, capfix;
+	struct sbuf fixnames;
+};
+
+static int tx_oom(struct tx *x)
+{
+	return whyf(x->why, x->len, "out of memory");
+}
+
+static uint64_t tx_off(const struct tx *x)
+{
+	return x->base + x->pos;
+}
+
+/* At least `want` (<= BUFSZ) unread bytes: 1, or 0 at the end of input, -1 on error. */
+static int tx_fill(struct tx *x, size_t want)
+{
+	while (x->end - x->pos < want) {
+		ssize_t n;
+
+		if (BUFSZ - x->pos < want || x->pos == x->end) {
+			memmove(x->buf, x->buf + x->pos, x->end - x->pos);
+			x->base += x->pos;
+			x->end -= x->pos;
+			x->pos = 0;
+		}
+		n = read(x->in, x->buf + x->end, BUFSZ - x->end);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return whyf(x->why, x->len, "read: %s", strerror(errno));
+		}
+		if (n == 0)
+			return 0;
+		progress(x->hooks, (uint64_t)n);
+		x->end += (size_t)n;
+	}
+	return 1;
+}
+
+static int tx_truncated(struct tx *x)
+{
+	return whyf(x->why, x->len, "unexpected end of archive at offset %" PRIu64,
+		    tx_off(x) + (x->end - x->pos));
+}
+
+/* Consume `size` bytes of member data and their padding, writing them to
+ * file `out` (>= 0), appending them to `mem`, or dropping them. */
+static int tx_data(struct tx *x, uint64_t size, int out, struct sbuf *mem)
+{
+	uint64_t left = size + padding(size), data = size;
+
+	while (left) {
+		size_t n, d;
+		int rc = tx_fill(x, 1);
+
+		if (rc <= 0)
+			return rc < 0 ? -1 : tx_truncated(x);
+		n = x->end - x->pos;
+		if (n > left)
+			n = (size_t)left;
+		d = n < data ? n : (size_t)data;
+		if (d && out >= 0 && write_all(out, x->buf + x->pos, d))
+			return whyf(x->why, x->len, "write %s/%s: %s", x->dest,
+				    x->name.s, strerror(errno));
+		if (d && mem && sb_add(mem, (char *)x->buf + x->pos, d))
+			return tx_oom(x);
+		data -= d;
+		x->pos += n;
+		left -= n;
+		x->unchecked += n;
+		if (x->unchecked >= STOP_EVERY) {
+			x->unchecked = 0;
+			if (stopping(x->hooks))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Read what follows the end-of-archive blocks (the record padding). */
+static int tx_drain(struct tx *x)
+{
+	int rc;
+
+	do {
+		x->pos = x->end;
+		rc = tx_fill(x, 1);
+	} while (rc > 0);
+	return rc;
+}
+
+/* ---- extractor: headers ----------------------------------------------- */
+
+/* base-256 (GNU): 0x80 then a big-endian number, or 0xff... two's complement */
+static int num256(const unsigned char *f, size_t w, int64_t *out)
+{
+	int neg = (f[0] & 0x40) != 0;
+	uint64_t v = f[0] & 0x3f;
+	size_t i;
+
+	if (neg)
+		v |= ~(uint64_t)0x3f;
+	for (i = 1; i < w; i++) {
+		if ((v >> 55) != (neg ? 0x1ffu : 0))
+			return -1;
+		v = v << 8 | f[i];
+	}
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* A numeric header field: octal (leading spaces, ended by space or NUL) or base-256. */
+static int hdr_num(const unsigned char *f, size_t w, int64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (f[0] & 0x80)
+		return num256(f, w, out);
+	while (i < w && f[i] == ' ')
+		i++;
+	for (; i < w && f[i] >= '0' && f[i] <= '7'; i++) {
+		if (v >> 60)
+			return -1;
+		v = v * 8 + (uint64_t)(f[i] - '0');
+	}
+	if (i < w && f[i] != ' ' && f[i] != '\0')
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+static int checksum_ok(const unsigned char *h)
+{
+	int64_t want;
+	long u = 0, s = 0;
+	int i;
+
+	for (i = 0; i < BLOCK; i++) {
+		unsigned char c = i >= H_CHKSUM && i < H_CHKSUM + W_CHKSUM ? ' ' : h[i];
+
+		u += c;
+		s += (signed char)c;
+	}
+	if (hdr_num(h + H_CHKSUM, W_CHKSUM, &want))
+		return 0;
+	return want == u || want == s;
+}
+
+static int is_zero(const unsigned char *h)
+{
+	int i;
+
+	for (i = 0; i < BLOCK; i++)
+		if (h[i])
+			return 0;
+	return 1;
+}
+
+static size_t field_len(const unsigned char *f, size_t w)
+{
+	const unsigned char *nul = memchr(f, '\0', w);
+
+	return nul ? (size_t)(nul - f) : w;
+}
+
+/* ---- extractor: pax records ------------------------------------------- */
+
+static int key_is(const char *key, size_t klen, const char *want)
+{
+	return klen == strlen(want) && !memcmp(key, want, klen);
+}
+
+static int parse_dec(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!n)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* "[-]SECONDS[.FRACTION]" */
+static int parse_time(const char *s, size_t n, struct timespec *ts)
+{
+	int neg = n && s[0] == '-';
+	const char *dot;
+	uint64_t sec;
+	long nsec = 0, scale = 100000000;
+	size_t i, ilen;
+
+	s += neg;
+	n -= (size_t)neg;
+	dot = memchr(s, '.', n);
+	ilen = dot ? (size_t)(dot - s) : n;
+	if (parse_dec(s, ilen, &sec) || sec > INT64_MAX / 2)
+		return -1;
+	for (i = ilen + 1; dot && i < n; i++, scale /= 10) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		nsec += (s[i] - '0') * scale;
+	}
+	ts->tv_sec = neg ? -(time_t)sec : (time_t)sec;
+	ts->tv_nsec = nsec;
+	if (neg && nsec) {
+		ts->tv_sec--;
+		ts->tv_nsec = 1000000000 - nsec;
+	}
+	return 0;
+}
+
+static int tx_pax_kv(struct tx *x, const char *key, size_t klen,
+		     const char *val, size_t vlen)
+{
+	if (key_is(key, klen, "path")) {
+		x->has_xpath = vlen > 0;
+		return sb_set(&x->xpath, val, vlen) ? tx_oom(x) : 0;
+	}
+	if (key_is(key, klen, "linkpath")) {
+		x->has_xlink = vlen > 0;
+		return sb_set(&x->xlink, val, vlen) ? tx_oom(x) : 0;
+	}
+	if (key_is(key, klen, "size")) {
+		x->has_size = vlen > 0;
+		return vlen && parse_dec(val, vlen, &x->xsize) ? -1 : 0;
+	}
+	if (key_is(key, klen, "mtime")) {
+		x->has_mtime = vlen > 0;
+		return vlen && parse_time(val, vlen, &x->xmtime) ? -1 : 0;
+	}
+	if (klen > 11 && !memcmp(key, "GNU.sparse.", 11))
+		x->sparse = 1;
+	return 0;
+}
+
+/* The records "LEN key=value\n" of an 'x' header, in x->meta. */
+static int tx_pax(struct tx *x, uint64_t off)
+{
+	const char *p = x->meta.s, *end = p + x->meta.len;
+
+	while (p < end) {
+		const char *rec = p, *key, *eq, *last;
+		uint64_t n = 0;
+
+		while (p < end && *p >= '0' && *p <= '9' && n <= META_MAX)
+			n = n * 10 + (uint64_t)(*p++ - '0');
+		if (p == rec || p == end || *p != ' ' || n > (uint64_t)(end - rec) ||
+		    n < (uint64_t)(p - rec) + 3 || rec[n - 1] != '\n')
+			goto bad;
+		key = p + 1;
+		last = rec + n - 1;
+		eq = memchr(key, '=', (size_t)(last - key));
+		if (!eq || eq == key)
+			goto bad;
+		if (tx_pax_kv(x, key, (size_t)(eq - key), eq + 1,
+			      (size_t)(last - eq - 1)))
+			goto bad;
+		p = rec + n;
+	}
+	return 0;
+bad:
+	return whyf(x->why, x->len, "bad pax header at offset %" PRIu64, off);
+}
+
+static void tx_forget(struct tx *x)
+{
+	x->has_xpath = x->has_xlink = x->has_lname = x->has_llink = 0;
+	x->has_size = x->has_mtime = x->sparse = 0;
+}
+
+/* ---- extractor: safe paths --------------------------------------------- */
+
+/* Member name raw in canonical form into out: no empty or "." components,
+ * no trailing slash.  Absolute names and ".." are refused. */
+static int tx_norm(struct tx *x, const char *raw, struct sbuf *out,
+		   const char *what)
+{
+	const char *p = raw;
+
+	sb_cut(out, 0);
+	if (sb_add(out, "", 0))
+		return tx_oom(x);
+	if (*raw == '/')
+		return whyf(x->why, x->len, "refusing absolute %s %s", what, raw);
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return whyf(x->why, x->len, "refusing %s with '..': %s",
+				    what, raw);
+		if (n && !(n == 1 && p[0] == '.')) {
+			if ((out->len && sb_add(out, "/", 1)) || sb_add(out, p, n))
+				return tx_oom(x);
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return 0;
+}
+
+/* The length of the directory part of a canonical name. */
+static size_t dir_len(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash ? (size_t)(slash - name) : 0;
+}
+
+static const char *base_name(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash ? slash + 1 : name;
+}
+
+static void tx_uncache(struct tx *x, size_t keep)
+{
+	while (x->nlv > keep)
+		close(x->lv[--x->nlv].fd);
+	if (x->deep >= 0) {
+		close(x->deep);
+		x->deep = -1;
+	}
+}
+
+/* Open directory `comp` in `at` without following a symlink, creating it if asked. */
+static int tx_opendir(struct tx *x, int at, const char *comp, int create)
+{
+	int fd, tries;
+
+	for (tries = 0;; tries++) {
+		fd = openat(at, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+		if (errno != ENOENT || !create || tries)
+			break;
+		if (mkdirat(at, comp, 0777) && errno != EEXIST)
+			break;
+	}
+	return whyf(x->why, x->len, "open %s/%s: %s", x->dest, x->cpath.s,
+		    strerror(errno));
+}
+
+/* An fd for the directory made of the first dlen bytes of a canonical name:
+ * walked component by component from dest, never through a symlink,
+ * missing ones created if asked.  It stays open (cached) until the next call. */
+static int tx_parent(struct tx *x, const char *name, size_t dlen, int create)
+{
+	size_t i = 0, start;
+	int fd, tmp = -1;
+
+	/* keep the open levels that lead to this directory */
+	while (i < x->nlv) {
+		size_t e = x->lv[i].end;
+
+		if (e > dlen || (e < dlen && name[e] != '/') ||
+		    memcmp(x->cpath.s, name, e))
+			break;
+		i++;
+	}
+	tx_uncache(x, i);
+	if (sb_set(&x->cpath, name, dlen))
+		return tx_oom(x);
+	fd = i ? x->lv[i - 1].fd : x->dfd;
+	start = i ? x->lv[i - 1].end + 1 : 0;
+	while (start < dlen) {
+		size_t e = start + strcspn(x->cpath.s + start, "/");
+		char c = x->cpath.s[e];
+		int next;
+
+		x->cpath.s[e] = '\0';
+		next = tx_opendir(x, fd, x->cpath.s + start, create);
+		x->cpath.s[e] = c;
+		if (next < 0) {
+			if (tmp >= 0)
+				close(tmp);
+			return -1;
+		}
+		if (x->nlv < DIR_CACHE) {
+			x->lv[x->nlv].fd = next;
+			x->lv[x->nlv++].end = e;
+		} else {
+			if (tmp >= 0)
+				close(tmp);
+			tmp = next;
+		}
+		fd = next;
+		start = e + 1;
+	}
+	x->deep = tmp;
+	return fd;
+}
+
+/* Make room for a new entry by removing what is there (an empty directory at most). */
+static int tx_remove(struct tx *x, int pfd, const char *base)
+{
+	if (!unlinkat(pfd, base, 0) || errno == ENOENT)
+		return 0;
+	if ((errno == EISDIR || errno == EPERM) &&
+	    !unlinkat(pfd, base, AT_REMOVEDIR))
+		return 0;
+	return whyf(x->why, x->len, "remove %s/%s: %s", x->dest, x->name.s,
+		    strerror(errno));
+}
+
+/* ---- extractor: members ------------------------------------------------ */
+
+/* A new file; never one that exists, nor through a symlink. */
+static int tx_create(int pfd, const char *base)
+{
+	return openat(pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		      O_CLOEXEC, 0600);
+}
+
+static int tx_file(struct tx *x, mode_t mode, const struct timespec *mtime,
+		   uint64_t size)
+{
+	const char *base = base_name(x->name.s);
+	struct timespec ts[2] = { { 0, UTIME_OMIT }, *mtime };
+	int pfd, fd, rc;
+
+	pfd = tx_parent(x, x->name.s, dir_len(x->name.s), 1);
+	if (pfd < 0)
+		return -1;
+	fd = tx_create(pfd, base);
+	if (fd < 0 && errno == EEXIST) {
+		if (tx_remove(x, pfd, base))
+			return -1;
+		fd = tx_create(pfd, base);
+	}
+	if (fd < 0)
+		return whyf(x->why, x->len, "open %s/%s: %s", x->dest,
+			    x->name.s, strerror(errno));
+	rc = tx_data(x, size, fd, NULL);
+	if (!rc && x->hooks && x->hooks->file_written)
+		x->hooks->file_written(x->hooks->arg, fd);
+	/* set-user/group-ID bits are not restored on files */
+	if (!rc && fchmod(fd, mode & 01777))
+		rc = whyf(x->why, x->len, "chmod %s/%s: %s", x->dest,
+			  x->name.s, strerror(errno));
+	if (!rc && futimens(fd, ts))
+		rc = whyf(x->why, x->len, "utime %s/%s: %s", x->dest,
+			  x->name.s, strerror(errno));
+	if (close(fd) && !rc)
+		rc = whyf(x->why, x->len, "close %s/%s: %s", x->dest,
+			  x->name.s, strerror(errno));
+	return rc;
+}
+
+static int tx_dir(struct tx *x, mode_t mode, const struct timespec *mtime)
+{
+	const char *base = base_name(x->name.s);
+	struct dirfix *f;
+	struct stat st;
+	int pfd;
+
+	pfd = tx_parent(x, x->name.s, dir_len(x->name.s), 1);
+	if (pfd < 0)
+		return -1;
+	if (mkdirat(pfd, base, 0700)) {
+		if (errno != EEXIST)
+			goto bad;
+		if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW))
+			goto bad;
+		if (!S_ISDIR(st.st_mode) &&
+		    (tx_remove(x, pfd, base) || mkdirat(pfd, base, 0700)))
+			goto bad;
+	}
+	if (x->nfix == x->capfix) {
+		size_t cap = x->capfix ? x->capfix * 2 : 64;
+
+		f = realloc(x->fix, cap * sizeof(*f));
+		if (!f)
+			return tx_oom(x);
+		x->fix = f;
+		x->capfix = cap;
+	}
+	f = &x->fix[x->nfix++];
+	f->name = x->fixnames.len;
+	f->mode = mode & 07777;
+	f->mtime = *mtime;
+	if (sb_add(&x->fixnames, x->name.s, x->name.len + 1))
+		return tx_oom(x);
+	return 0;
+bad:
+	return whyf(x->why, x->len, "mkdir %s/%s: %s", x->dest, x->name.s,
+		    strerror(errno));
+}
+
+static int tx_symlink(struct tx *x, const char *target,
+		      const struct timespec *mtime)
+{
+	const char *base = base_name(x->name.s);
+	struct timespec ts[2] = { { 0, UTIME_OMIT }, *mtime };
+	int pfd, rc;
+
+	pfd = tx_parent(x, x->name.s, dir_len(x->name.s), 1);
+	if (pfd < 0)
+		return -1;
+	rc = symlinkat(target, pfd, base);
+	if (rc && errno == EEXIST) {
+		if (tx_remove(x, pfd, base))
+			return -1;
+		rc = symlinkat(target, pfd, base);
+	}
+	if (rc)
+		return whyf(x->why, x->len, "symlink %s/%s: %s", x->dest,
+			    x->name.s, strerror(errno));
+	if (utimensat(pfd, base, ts, AT_SYMLINK_NOFOLLOW))
+		return whyf(x->why, x->len, "utime %s/%s: %s", x->dest,
+			    x->name.s, strerror(errno));
+	return 0;
+}
+
+static int tx_hardlink(struct tx *x, const char *raw)
+{
+	const char *base = base_name(x->name.s);
+	int tfd, pfd, rc;
+
+	if (tx_norm(x, raw, &x->link, "link target"))
+		return -1;
+	if (!x->link.len)
+		return whyf(x->why, x->len, "empty link target for %s", x->name.s);
+	if (!strcmp(x->link.s, x->name.s))
+		return 0;
+	/* the target's directory, kept open while the link's is walked */
+	pfd = tx_parent(x, x->link.s, dir_len(x->link.s), 0);
+	if (pfd < 0)
+		return -1;
+	tfd = fcntl(pfd, F_DUPFD_CLOEXEC, 0);
+	if (tfd < 0)
+		return whyf(x->why, x->len, "dup: %s", strerror(errno));
+	rc = -1;
+	pfd = tx_parent(x, x->name.s, dir_len(x->name.s), 1);
+	if (pfd < 0)
+		goto out;
+	rc = linkat(tfd, base_name(x->link.s), pfd, base, 0);
+	if (rc && errno == EEXIST) {
+		if (tx_remove(x, pfd, base))
+			goto out;
+		rc = linkat(tfd, base_name(x->link.s), pfd, base, 0);
+	}
+	if (rc)
+		rc = whyf(x->why, x->len, "link %s/%s to %s: %s", x->dest,
+			  x->name.s, x->link.s, strerror(errno));
+out:
+	close(tfd);
+	return rc;
+}
+
+/* The member's name before canonical form: pax path, GNU long name, or ustar fields. */
+static const char *tx_raw_name(struct tx *x, const unsigned char *h)
+{
+	if (x->has_xpath)
+		return x->xpath.s;
+	if (x->has_lname)
+		return x->lname.s;
+	sb_cut(&x->raw, 0);
+	if (!memcmp(h + H_MAGIC, "ustar", 6) && h[H_PREFIX] &&
+	    (sb_add(&x->raw, (const char *)h + H_PREFIX, field_len(h + H_PREFIX, W_PREFIX)) ||
+	     sb_add(&x->raw, "/", 1)))
+		return NULL;
+	if (sb_add(&x->raw, (const char *)h + H_NAME, field_len(h + H_NAME, W_NAME)))
+		return NULL;
+	return x->raw.s;
+}
+
+static const char *tx_raw_link(struct tx *x, const unsigned char *h)
+{
+	if (x->has_xlink)
+		return x->xlink.s;
+	if (x->has_llink)
+		return x->llink.s;
+	if (sb_set(&x->rawlink, (const char *)h + H_LINK,
+		   field_len(h + H_LINK, W_LINK)))
+		return NULL;
+	return x->rawlink.s;
+}
+
+static int extracted(char type)
+{
+	return type == '\0' || type == '0' || type == '7' || type == '1' ||
+	       type == '2' || type == '5';
+}
+
+/* A file system member: a file, directory, symlink or hard link. */
+static int tx_entry(struct tx *x, const unsigned char *h, char type,
+		    uint64_t size, uint64_t off)
+{
+	const char *raw = tx_raw_name(x, h), *link;
+	struct timespec mtime = x->xmtime;
+	int64_t mode, secs = 0;
+	int rc;
+
+	if (!raw)
+		return tx_oom(x);
+	if (hdr_num(h + H_MODE, W_MODE, &mode) ||
+	    (!x->has_mtime && hdr_num(h + H_MTIME, W_MTIME, &secs)))
+		return whyf(x->why, x->len, "bad header field at offset %" PRIu64, off);
+	if (!x->has_mtime) {
+		mtime.tv_sec = (time_t)secs;
+		mtime.tv_nsec = 0;
+	}
+	if (x->sparse || type == 'S')
+		return whyf(x->why, x->len, "%s: sparse members are not supported", raw);
+	if ((type == '0' || type == '\0' || type == '7') && *raw &&
+	    raw[strlen(raw) - 1] == '/')
+		type = '5';	/* old archives mark directories so */
+	if (!extracted(type))
+		return tx_data(x, size, -1, NULL);	/* fifos, devices, ... */
+	if (tx_norm(x, raw, &x->name, "member"))
+		return -1;
+	if (!x->name.len)
+		return tx_data(x, size, -1, NULL);	/* "." itself */
+	switch (type) {
+	case '5':
+		rc = tx_dir(x, (mode_t)mode, &mtime);
+		break;
+	case '2':
+	case '1':
+		link = tx_raw_link(x, h);
+		if (!link)
+			return tx_oom(x);
+		rc = type == '2' ? tx_symlink(x, link, &mtime) : tx_hardlink(x, link);
+		break;
+	default:
+		return tx_file(x, (mode_t)mode, &mtime, size);
+	}
+	return rc ? rc : tx_data(x, size, -1, NULL);
+}
+
+/* The data of an extended header ('x', 'L', 'K') into b. */
+static int tx_meta(struct tx *x, uint64_t size, struct sbuf *b, uint64_t off)
+{
+	if (size > META_MAX)
+		return whyf(x->why, x->len, "extended header too large at offset %" PRIu64,
+			    off);
+	sb_cut(b, 0);
+	if (sb_add(b, "", 0))
+		return tx_oom(x);
+	return tx_data(x, size, -1, b);
+}
+
+static int tx_member(struct tx *x, const unsigned char *h, uint64_t off)
+{
+	char type = (char)h[H_TYPE];
+	int64_t size;
+	int rc;
+
+	if (hdr_num(h + H_SIZE, W_SIZE, &size) || size < 0)
+		return whyf(x->why, x->len, "bad size field at offset %" PRIu64, off);
+	switch (type) {
+	case 'x':
+		rc = tx_meta(x, (uint64_t)size, &x->meta, off);
+		return rc ? rc : tx_pax(x, off);
+	case 'g':
+		return tx_data(x, (uint64_t)size, -1, NULL);
+	case 'L':
+		x->has_lname = 1;
+		return tx_meta(x, (uint64_t)size, &x->lname, off);
+	case 'K':
+		x->has_llink = 1;
+		return tx_meta(x, (uint64_t)size, &x->llink, off);
+	}
+	rc = tx_entry(x, h, type, x->has_size ? x->xsize : (uint64_t)size, off);
+	tx_forget(x);
+	return rc;
+}
+
+static int tx_run(struct tx *x)
+{
+	unsigned char h[BLOCK];
+
+	for (;;) {
+		uint64_t off;
+		int rc;
+
+		x->unchecked = 0;
+		if (stopping(x->hooks))
+			return 1;
+		rc = tx_fill(x, BLOCK);
+		if (rc <= 0)
+			return rc < 0 ? -1 : tx_truncated(x);
+		off = tx_off(x);
+		memcpy(h, x->buf + x->pos, BLOCK);
+		x->pos += BLOCK;
+		if (is_zero(h))
+			return tx_drain(x);
+		if (!checksum_ok(h))
+			return whyf(x->why, x->len,
+				    "bad header checksum at offset %" PRIu64, off);
+		rc = tx_member(x, h, off);
+		if (rc)
+			return rc;
+	}
+}
+
+/* Modes and mtimes of the directories, deepest (latest) first. */
+static int tx_fixdirs(struct tx *x)
+{
+	while (x->nfix) {
+		const struct dirfix *f = &x->fix[--x->nfix];
+		const char *name = x->fixnames.s + f->name;
+		struct timespec ts[2] = { { 0, UTIME_OMIT }, f->mtime };
+		int pfd, fd, rc = 0;
+
+		if (sb_set(&x->name, name, strlen(name)))
+			return tx_oom(x);
+		pfd = tx_parent(x, name, dir_len(name), 0);
+		if (pfd < 0)
+			return -1;
+		fd = openat(pfd, base_name(name),
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
+				continue;	/* replaced later in the archive */
+			return whyf(x->why, x->len, "open %s/%s: %s", x->dest,
+				    name, strerror(errno));
+		}
+		if (fchmod(fd, f->mode))
+			rc = whyf(x->why, x->len, "chmod %s/%s: %s", x->dest,
+				  name, strerror(errno));
+		else if (futimens(fd, ts))
+			rc = whyf(x->why, x->len, "utime %s/%s: %s", x->dest,
+				  name, strerror(errno));
+		close(fd);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
+		char *why, size_t len)
+{
+	struct tx x = { 0 };
+	struct sbuf *bufs[] = { &x.meta, &x.xpath, &x.xlink, &x.lname, &x.llink,
+				&x.raw, &x.rawlink, &x.name, &x.link, &x.cpath,
+				&x.fixnames };
+	size_t i;
+	int rc = 0;
+
+	x.in = fd;
+	x.hooks = hooks;
+	x.why = why;
+	x.len = len;
+	x.dest = dest;
+	x.deep = -1;
+	x.buf = malloc(BUFSZ);
+	for (i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
+		if (sb_add(bufs[i], "", 0))
+			rc = -1;
+	x.dfd = open(dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!x.buf || rc)
+		rc = tx_oom(&x);
+	else if (x.dfd < 0)
+		rc = whyf(why, len, "open %s: %s", dest, strerror(errno));
+	else
+		rc = tx_run(&x);
+	if (!rc)
+		rc = tx_fixdirs(&x);
+	tx_uncache(&x, 0);
+	if (x.dfd >= 0)
+		close(x.dfd);
+	for (i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
+		sb_free(bufs[i]);
+	free(x.fix);
+	free(x.buf);
+	return rc;
+}

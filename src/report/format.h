@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report-format.h - what the report's printers share (src/report*.c, and
+ * runsummary.c for json_str): a format's registry entry, the figures of a
+ * cell by name, the tables' columns and the notes under the tables. */
+#ifndef CONTEST_REPORT_FORMAT_H
+#define CONTEST_REPORT_FORMAT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/report.h"
+
+/* One output format: report.c lists them in enum report_format's order. */
+struct report_printer {
+	const char *name;
+	void (*print)(FILE *f, const struct report *r, const struct report_opts *o);
+};
+
+extern const struct report_printer report_format_text;
+extern const struct report_printer report_format_markdown;
+extern const struct report_printer report_format_csv;
+extern const struct report_printer report_format_json;
+extern const struct report_printer report_format_keyvalue;
+
+/* ---- the figures of a cell, by name (the data formats) ---- */
+
+#define REPORT_NMETRICS 4
+#define REPORT_NSUMMARY 7
+#define REPORT_NTEST 4
+#define REPORT_NSYSTEM 7
+
+/* time, cpu, loads, lcpu: the summaries of a cell, in this order. */
+extern const char *const report_metrics[REPORT_NMETRICS];
+const struct summary *report_metric(const struct cell *c, size_t m);
+/* mean, sd, min, median, max, ci_lo, ci_hi: a summary's figures into v. */
+extern const char *const report_summary_fields[REPORT_NSUMMARY];
+void report_summary_values(const struct summary *s, double *v);
+/* t, df, p, p_holm */
+extern const char *const report_test_fields[REPORT_NTEST];
+void report_test_values(const struct sigtest *t, double *v);
+/* loads_per_s, cpu_total, idle, iowait, majflt, pswpin, pswpout */
+extern const char *const report_system_fields[REPORT_NSYSTEM];
+void report_system_values(const struct cell *c, double *v);
+
+/* A number in full (10 significant digits) after before, or none when it
+ * is NaN or infinite. */
+void report_put_num(FILE *f, double v, const char *before, const char *none);
+/* How the Ratios chose their noload: "session" or "pooled". */
+const char *report_ratio_noload(const struct report *r);
+/* The noload cell of a row, or NULL. */
+const struct cell *report_noload_of(const struct report *r, size_t g);
+
+/* Every key of the rows' environment records, in first-seen order; every
+ * name of the loads' sizes in the runs of type t (every type: t == ntypes).
+ * The caller frees the array, not the keys. */
+char **report_env_keys(const struct report *r, size_t *n);
+char **report_param_keys(const struct report *r, size_t t, size_t *n);
+/* A row's values of key, each distinct one once, joined by " / ", how many
+ * in *count; NULL when there is none.  Raw: as stored, absent ones left
+ * out; else as compared and shown.  The caller frees it. */
+char *report_row_value(const struct report *r, const struct report_row *g, const char *key,
+		       int raw, size_t *count);
+/* The same for a size the load of a row's runs of type t used. */
+char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
+			size_t *count);
+
+/* ---- the formats' own pieces, for the latency tables (report-latency.c) ---- */
+
+/* A JSON string (NULL: null), a number (NaN: null), a test as an object. */
+void json_str(FILE *f, const char *str);
+void json_num(FILE *f, double v);
+void json_test(FILE *f, const struct sigtest *t);
+/* A latency or delays document's opening: {"schema": SCHEMA, "baseline":
+ * the test base, "alpha": the level (the caller goes on with ", ..."). */
+void json_open(FILE *f, const char *schema, const struct report *r);
+/* A CSV field, after a comma unless first; a number after a comma (NaN:
+ * empty); a test's t, df, p, p_holm, significant and why untested. */
+void csv_str(FILE *f, const char *s, int first);
+void csv_num(FILE *f, double v);
+void csv_test(FILE *f, const struct sigtest *t);
+/* Markdown text, escaped, padded to width; n dashes. */
+void md_text(FILE *f, const char *s, int width);
+void md_dashes(FILE *f, int n);
+/* keyvalue: a number as its lines write it (no exponent); a row's name
+ * made fit for a key (allocated). */
+void report_put_fixed(FILE *f, double v);
+char *report_key_name(const char *name);
+
+/* ---- the tables (text and markdown) ---- */
+
+/* at least the most pick_columns() picks: 11 with --stats, 9 more with --columns */
+#define REPORT_MAX_COLUMNS 24
+#define REPORT_CELL_TEXT 48
+
+/* One run type's table: the columns' headers and least widths (the header's
+ * at least), the text of every cell ("" where the row has no runs of the
+ * type) and whether a '*' follows it, [row * ncols + column]. */
+struct report_table {
+	size_t ncols;
+	const char *head[REPORT_MAX_COLUMNS];
+	int width[REPORT_MAX_COLUMNS];
+	char (*text)[REPORT_CELL_TEXT];
+	char *mark;
+};
+
+/* The width of the label column: the longest row name, 20 at least. */
+int report_label_width(const struct report *r);
+
+/* Where the notes under the tables go: line() writes one as the format
+ * does; the first is set off by a blank line. */
+struct report_out {
+	FILE *f;
+	void (*line)(FILE *f, const char *text);
+	int gap;
+	int width;      /* where long notes wrap (text: a mail's 72); 0: never */
+};
+
+/* One note under the tables, as the format writes it; the first is set off
+ * by a blank line. */
+void report_note(struct report_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Notes on what a reader would notice in the runs (report-checks.c): a
+ * load's Ratio below 0.9, a noload slower than its session's loaded runs or
+ * with far less CPU than the row's other runs, a run far outside its rounds
+ * (median absolute deviation), each naming the run; and, for a row with
+ * such a note and a session with one noload, that the next suite should run
+ * -n 3 or more. */
+void report_checks(struct report_out *o, const struct report *r);
+/* report --header (report-header.c): what the rows' runs share (CPU, RAM
+ * and swap, file system, workload, flush, probe, contest's version), a
+ * line each, then a blank line. */
+void report_header(struct report_out *o, const struct report *r);
+/* Whether a run type runs a load beside the workload (a type this contest
+ * does not know, from other records, is taken to). */
+int report_type_has_load(const char *type);
+
+/* The row row g is tested against in the latency and delays tables: the
+ * test base's of the same workload, loads in contest's session, probe on
+ * as g's; -1 when there is none (report-latency.c). */
+ptrdiff_t report_test_row(const struct report *r, size_t g);
+/* A test not made, and why. */
+void report_untested(struct sigtest *t, const char *why);
+/* One line of a legend: as it is, or (markdown) a list item, escaped. */
+void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Run type t's table as text, as markdown (report --delays too): a row per
+ * row with valid runs of t. */
+void report_text_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
+void report_md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
+
+/* Every run type's table, in order, through table(); the notes under the
+ * mem_load table and under them all through line(). */
+void report_tables(FILE *f, const struct report *r, const struct report_opts *o,
+		   void (*table)(FILE *f, const struct report *r, size_t t,
+				 struct report_table *tb),
+		   void (*line)(FILE *f, const char *text));
+
+#endif

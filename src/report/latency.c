@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report-latency.c - `contest report --latency`: the latency probe's tables.
+ *
+ * For every run type, the report's rows whose runs ran the probe (`contest
+ * run --probe`), in the same order and with the same names as the main
+ * tables, and a line per probe task: the wakeup latency's p50, p90, p99,
+ * p99.9 and max in ms over the row's runs merged (their histograms added, so the
+ * percentiles are those of every wakeup of every run) and Miss%, the share
+ * of periods whose work was not done by the next deadline.
+ *
+ * Significance, as for Time: every row against the test base's row of the
+ * same workload (loads in contest's session, probe on), per task, Welch's
+ * test on the log of the runs' own p99s (latency is skewed and spans
+ * decades: on the log scale a run's figure is nearer normal and a change is
+ * a ratio), Holm's adjustment across the run types of the row and task.  A
+ * '*' follows a p99 that differs.
+ *
+ * Text and markdown print tables; csv one line per row, run type and task;
+ * json one document (docs/formats.md: schema contest-latency/2); keyvalue
+ * a line per figure (report-keyvalue.c). */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/hist.h"
+#include "run/probe.h"
+#include "results/record.h"
+#include "report/format.h"
+#include "lib/util.h"
+
+#define LATENCY_SCHEMA "contest-latency/2"
+
+
+static struct latency_cell *lat_at(const struct latency *l, size_t g, size_t t, size_t k)
+{
+	return &l->lat[(g * l->r->ntypes + t) * PROBE_TASKS + k];
+}
+
+const struct latency_cell *latency_cell(const struct latency *l, size_t g, size_t t, size_t k)
+{
+	return lat_at(l, g, t, k);
+}
+
+int latency_shown(const struct latency *l, size_t g, size_t t)
+{
+	return l->r->rows[g].probe && lat_at(l, g, t, 0)->n;
+}
+
+void latency_free(struct latency *l)
+{
+	free(l->lat);
+	l->lat = NULL;
+}
+
+static double ms(double ns)
+{
+	return ns / 1e6;
+}
+
+void report_untested(struct sigtest *t, const char *why)
+{
+	t->untested = why;
+	t->w.t = t->w.df = t->w.p = t->p_holm = NAN;
+	t->significant = 0;
+}
+
+/* Task k's figures over row g's runs of type t. */
+static void lat_fill(const struct report *r, size_t g, size_t t, size_t k, struct latency_cell *out)
+{
+	const struct store *st = r->st;
+	double *v = xcalloc(st->nruns + 1, sizeof(*v));
+	uint64_t periods = 0, misses = 0;
+	struct hist *h = xcalloc(1, sizeof(*h));
+
+	memset(out, 0, sizeof(*out));
+	hist_init(h);
+	for (size_t i = 0; i < st->nruns; i++) {
+		const struct run *u = &st->runs[i];
+		const struct probe_stats *p;
+
+		if (!u->probe || strcmp(u->type, r->types[t]) || !report_row_has(&r->rows[g], u))
+			continue;
+		p = &u->probe[k];
+		hist_merge(h, &p->latency);
+		periods += p->periods;
+		misses += p->misses;
+		if (p->latency.count)
+			v[out->n++] = log((double)hist_percentile(&p->latency, 99));
+	}
+	out->wakeups = h->count;
+	out->p50 = h->count ? ms((double)hist_percentile(h, 50)) : NAN;
+	out->p90 = h->count ? ms((double)hist_percentile(h, 90)) : NAN;
+	out->p99 = h->count ? ms((double)hist_percentile(h, 99)) : NAN;
+	out->p999 = h->count ? ms((double)hist_percentile(h, 99.9)) : NAN;
+	out->max = h->count ? ms((double)h->max) : NAN;
+	out->miss = periods ? (double)misses / (double)periods * 100 : NAN;
+	summarise(v, out->n, &out->logp99);
+	report_untested(&out->t, NULL);
+	free(h);
+	free(v);
+}
+
+ptrdiff_t report_test_row(const struct report *r, size_t g)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (report_base_is_row(&r->test_ref, &r->rows[i]) &&
+		    report_same_probe(&r->rows[i], &r->rows[g]) && !r->rows[i].load_session &&
+		    !strcmp(r->rows[i].identity, r->rows[g].identity))
+			return (ptrdiff_t)i;
+	return -1;
+}
+
+static void lat_test(struct latency *l, size_t g, ptrdiff_t ref)
+{
+	const struct report *r = l->r;
+
+	for (size_t k = 0; k < PROBE_TASKS; k++) {
+		double *p = xcalloc(r->ntypes, sizeof(*p));
+
+		for (size_t t = 0; t < r->ntypes; t++) {
+			struct latency_cell *a = lat_at(l, g, t, k);
+			const struct latency_cell *b;
+
+			p[t] = NAN;
+			if (!a->n)
+				continue;
+			if (ref < 0) {
+				report_untested(&a->t, "no baseline row with the probe");
+				continue;
+			}
+			b = lat_at(l, (size_t)ref, t, k);
+			if (welch_test(&a->logp99, &b->logp99, &a->t.w) == 0) {
+				p[t] = a->t.w.p;
+				l->tests++;
+			} else if (a->n < 2 || b->n < 2) {
+				report_untested(&a->t, "fewer than 2 runs with the probe on a side");
+				l->few++;
+			} else {
+				report_untested(&a->t, "no spread on either side");
+				l->flat++;
+			}
+		}
+		holm_adjust(p, p, r->ntypes);
+		for (size_t t = 0; t < r->ntypes; t++) {
+			struct latency_cell *a = lat_at(l, g, t, k);
+
+			if (a->t.untested || !a->n)
+				continue;
+			a->t.p_holm = p[t];
+			a->t.significant = !isnan(p[t]) && p[t] < r->alpha;
+		}
+		free(p);
+	}
+}
+
+int latency_build(const struct report *r, struct latency *l, char *why, size_t len)
+{
+	int any = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->r = r;
+	l->lat = xcalloc(r->nrows * r->ntypes * PROBE_TASKS, sizeof(*l->lat));
+	for (size_t g = 0; g < r->nrows; g++) {
+		if (!r->rows[g].probe)
+			continue;
+		any = 1;
+		for (size_t t = 0; t < r->ntypes; t++)
+			for (size_t k = 0; k < PROBE_TASKS; k++)
+				lat_fill(r, g, t, k, lat_at(l, g, t, k));
+	}
+	for (size_t g = 0; any && g < r->nrows; g++) {
+		ptrdiff_t ref = report_test_row(r, g);
+
+		if (!r->rows[g].probe)
+			continue;
+		if (ref == (ptrdiff_t)g) {
+			for (size_t t = 0; t < r->ntypes; t++)
+				for (size_t k = 0; k < PROBE_TASKS; k++)
+					report_untested(&lat_at(l, g, t, k)->t, "baseline");
+			continue;
+		}
+		l->compared++;
+		lat_test(l, g, ref);
+	}
+	if (!any) {
+		latency_free(l);
+		return whyf(why, len, "no run of these labels ran the latency probe "
+			    "(they were made with --no-probe, or before contest had it)");
+	}
+	return 0;
+}
+
+/* ---- the tables (text, markdown) ------------------------------------------ */
+
+enum { C_RUNS, C_P50, C_P90, C_P99, C_P999, C_MAX, C_MISS, NCOLS };
+static const char *const lat_head[NCOLS] = { "[runs]", "p50", "p90", "p99", "p99.9", "max",
+					     "Miss%" };
+static const int lat_width[NCOLS] = { 6, 7, 7, 7, 7, 7, 6 };
+
+static void lat_text(const struct latency_cell *a, size_t c, char *buf, size_t len)
+{
+	double v[NCOLS] = { 0, a->p50, a->p90, a->p99, a->p999, a->max, a->miss };
+
+	if (c == C_RUNS)
+		snprintf(buf, len, "[%zu]", a->n);
+	else if (isnan(v[c]))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", c == C_MISS ? 1 : 3, v[c]);
+}
+
+const char *latency_untested_why(const struct latency *l)
+{
+	return l->few ? "fewer than 2 runs with the probe on a side" : "no spread";
+}
+
+void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	line = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (markdown) {
+		fputs("- ", f);
+		md_text(f, line, 0);
+	} else {
+		fputs(line, f);
+	}
+	fputc('\n', f);
+	free(line);
+}
+
+/* What a '*' means, or why no test was made, and what Miss% is. */
+static void lat_legend(FILE *f, const struct latency *l, int markdown)
+{
+	report_legend_line(f, markdown, "Latency: a wakeup's start minus its deadline, over the row's "
+		 "runs' wakeups");
+	report_legend_line(f, markdown, "Miss%%: the periods whose work was not done by the next deadline");
+	if (!l->compared)
+		return;
+	if (!l->tests)
+		report_legend_line(f, markdown, "No significance test against %s: %s", l->r->test_base,
+			 latency_untested_why(l));
+	else
+		report_legend_line(f, markdown, "* p99 differs from %s's (Welch's t-test on the log of the "
+			 "runs' p99, Holm-adjusted p < %g)", l->r->test_base, l->r->alpha);
+}
+
+/* Whether any row has runs of type t with the probe. */
+static int type_shown(const struct latency *l, size_t t)
+{
+	for (size_t g = 0; g < l->r->nrows; g++)
+		if (latency_shown(l, g, t))
+			return 1;
+	return 0;
+}
+
+/* The columns' widths in run type t's text table: the least, or the widest
+ * value, and room for a '*' before p99.9 where a p99 has one. */
+static void lat_widths(const struct latency *l, size_t t, int *width)
+{
+	int star = 0, widest = 0;
+
+	memcpy(width, lat_width, sizeof(lat_width));
+	for (size_t g = 0; g < l->r->nrows; g++) {
+		for (size_t k = 0; latency_shown(l, g, t) && k < PROBE_TASKS; k++) {
+			const struct latency_cell *a = lat_at(l, g, t, k);
+
+			star |= a->t.significant;
+			for (size_t c = 0; c < NCOLS; c++) {
+				char buf[32];
+
+				lat_text(a, c, buf, sizeof(buf));
+				if ((int)strlen(buf) > width[c])
+					width[c] = (int)strlen(buf);
+				if (c == C_P999 && (int)strlen(buf) > widest)
+					widest = (int)strlen(buf);
+			}
+		}
+	}
+	/* after a '*', keep a space before the value */
+	if (star && widest + 1 > width[C_P999])
+		width[C_P999] = widest + 1;
+}
+
+static void text_tables(FILE *f, const struct latency *l)
+{
+	const struct report *r = l->r;
+	int w = report_label_width(r), width[NCOLS];
+
+	for (size_t t = 0; t < r->ntypes; t++) {
+		if (!type_shown(l, t))
+			continue;
+		lat_widths(l, t, width);
+		fprintf(f, "%s latency (ms):\n%-*s %-6s", r->types[t], w, "Kernel", "Task");
+		for (size_t c = 0; c < NCOLS; c++)
+			fprintf(f, " %*s", width[c], lat_head[c]);
+		fputc('\n', f);
+		for (size_t g = 0; g < r->nrows; g++) {
+			if (!latency_shown(l, g, t))
+				continue;
+			for (size_t k = 0; k < PROBE_TASKS; k++) {
+				const struct latency_cell *a = lat_at(l, g, t, k);
+
+				fprintf(f, "%-*s %-6s", w, k ? "" : r->rows[g].name, probe_tasks[k].name);
+				for (size_t c = 0; c < NCOLS; c++) {
+					char buf[32];
+
+					lat_text(a, c, buf, sizeof(buf));
+					fprintf(f, "%c%*s", c == C_P999 && a->t.significant ? '*' : ' ',
+						width[c], buf);
+				}
+				fputc('\n', f);
+			}
+		}
+		fputc('\n', f);
+	}
+	lat_legend(f, l, 0);
+}
+
+/* A cell of the markdown table: its text, and "\\*" after a significant
+ * p99. */
+static void md_cell(const struct latency_cell *a, size_t c, char *buf, size_t len)
+{
+	lat_text(a, c, buf, len);
+	if (c == C_P99 && a->t.significant)
+		strncat(buf, "\\*", len - strlen(buf) - 1);
+}
+
+/* As text_tables(), as pipe tables: each column as wide as its widest cell
+ * (header, values and their escaped '*'), right-aligned, so that the source
+ * reads as a table too. */
+static void markdown_tables(FILE *f, const struct latency *l)
+{
+	const struct report *r = l->r;
+	int w = report_label_width(r), width[NCOLS];
+
+	for (size_t t = 0; t < r->ntypes; t++) {
+		char buf[40];
+
+		if (!type_shown(l, t))
+			continue;
+		for (size_t c = 0; c < NCOLS; c++) {
+			width[c] = (int)strlen(lat_head[c]);
+			for (size_t g = 0; g < r->nrows; g++) {
+				for (size_t k = 0; latency_shown(l, g, t) && k < PROBE_TASKS; k++) {
+					md_cell(lat_at(l, g, t, k), c, buf, sizeof(buf));
+					if ((int)strlen(buf) > width[c])
+						width[c] = (int)strlen(buf);
+				}
+			}
+		}
+		fputs("**", f);
+		md_text(f, r->types[t], 0);
+		fputs(" latency (ms):**\n\n| ", f);
+		md_text(f, "Kernel", w);
+		fputs(" | Task  |", f);
+		for (size_t c = 0; c < NCOLS; c++)
+			fprintf(f, " %*s |", width[c], lat_head[c]);
+		fputs("\n|:", f);
+		md_dashes(f, w + 1);
+		fputs("|:------|", f);
+		for (size_t c = 0; c < NCOLS; c++) {
+			md_dashes(f, width[c] + 1);
+			fputs(":|", f);
+		}
+		fputc('\n', f);
+		for (size_t g = 0; g < r->nrows; g++) {
+			if (!latency_shown(l, g, t))
+				continue;
+			for (size_t k = 0; k < PROBE_TASKS; k++) {
+				fputs("| ", f);
+				md_text(f, k ? "" : r->rows[g].name, w);
+				fprintf(f, " | %-5s |", probe_tasks[k].name);
+				for (size_t c = 0; c < NCOLS; c++) {
+					md_cell(lat_at(l, g, t, k), c, buf, sizeof(buf));
+					fprintf(f, " %*s |", width[c], buf);
+				}
+				fputc('\n', f);
+			}
+		}
+		fputc('\n', f);
+	}
+	lat_legend(f, l, 1);
+}
+
+/* ---- the line under a main table ------------------------------------------- */
+
+void latency_p99_line(FILE *f, const struct latency *l, size_t t, int markdown, int width)
+{
+	const struct report *r = l->r;
+	const char *head = "Latency p99 (ms), audio/video:";
+	char *line = xstrdup(head);
+	size_t col = strlen(head), any = 0;
+
+	for (size_t g = 0; g < r->nrows; g++) {
+		char *item, *joined;
+
+		if (!latency_shown(l, g, t))
+			continue;
+		item = xasprintf("%s %.3f/%.3f", r->rows[g].name,
+				 lat_at(l, g, t, PROBE_AUDIO)->p99, lat_at(l, g, t, PROBE_VIDEO)->p99);
+		/* a row's figures are never cut: past width (room kept for the
+		 * comma that may follow), on a line of their own */
+		if (!markdown && width && any && col + 3 + strlen(item) > (size_t)width) {
+			joined = xasprintf("%s,\n  %s", line, item);
+			col = 2 + strlen(item);
+		} else {
+			joined = xasprintf("%s%s %s", line, any ? "," : "", item);
+			col += (any ? 2 : 1) + strlen(item);
+		}
+		free(line);
+		free(item);
+		line = joined;
+		any++;
+	}
+	if (any && markdown) {
+		fputc('\n', f);	/* a paragraph: a line right under it would be a row */
+		md_text(f, line, 0);
+		fputc('\n', f);
+	} else if (any) {
+		fprintf(f, "%s\n", line);
+	}
+	free(line);
+}
+
+/* ---- the data (csv, json) -------------------------------------------------- */
+
+static void csv_lines(FILE *f, const struct latency *l)
+{
+	const struct report *r = l->r;
+
+	fputs("label,row,run_type,task,runs,wakeups,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,miss_pct,"
+	      "p99_t,p99_df,p99_p,p99_p_holm,p99_significant,p99_untested\n", f);
+	for (size_t g = 0; g < r->nrows; g++) {
+		for (size_t t = 0; t < r->ntypes; t++) {
+			if (!latency_shown(l, g, t))
+				continue;
+			for (size_t k = 0; k < PROBE_TASKS; k++) {
+				const struct latency_cell *a = lat_at(l, g, t, k);
+
+				csv_str(f, r->rows[g].label, 1);
+				csv_str(f, r->rows[g].name, 0);
+				csv_str(f, r->types[t], 0);
+				csv_str(f, probe_tasks[k].name, 0);
+				fprintf(f, ",%zu,%llu", a->n, (unsigned long long)a->wakeups);
+				csv_num(f, a->p50);
+				csv_num(f, a->p90);
+				csv_num(f, a->p99);
+				csv_num(f, a->p999);
+				csv_num(f, a->max);
+				csv_num(f, a->miss);
+				csv_test(f, &a->t);
+				fputc('\n', f);
+			}
+		}
+	}
+}
+
+static void json_doc(FILE *f, const struct latency *l)
+{
+	const struct report *r = l->r;
+	int first_table = 1;
+
+	json_open(f, LATENCY_SCHEMA, r);
+	fputs(", \"tables\": [", f);
+	for (size_t t = 0; t < r->ntypes; t++) {
+		int first_row = 1;
+
+		for (size_t g = 0; g < r->nrows; g++) {
+			if (!latency_shown(l, g, t))
+				continue;
+			if (first_row) {
+				fprintf(f, "%s\n  {\"run_type\": ", first_table ? "" : ",");
+				json_str(f, r->types[t]);
+				fputs(", \"rows\": [", f);
+				first_table = first_row = 0;
+			} else {
+				fputc(',', f);
+			}
+			fputs("\n    {\"label\": ", f);
+			json_str(f, r->rows[g].label);
+			fputs(", \"row\": ", f);
+			json_str(f, r->rows[g].name);
+			fputs(", \"tasks\": {", f);
+			for (size_t k = 0; k < PROBE_TASKS; k++) {
+				const struct latency_cell *a = lat_at(l, g, t, k);
+				const char *names[] = { "p50_ms", "p90_ms", "p99_ms", "p999_ms",
+							"max_ms", "miss_pct" };
+				double v[] = { a->p50, a->p90, a->p99, a->p999, a->max, a->miss };
+
+				fprintf(f, "%s\"%s\": {\"runs\": %zu, \"wakeups\": %llu", k ? ", " : "",
+					probe_tasks[k].name, a->n, (unsigned long long)a->wakeups);
+				for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+					fprintf(f, ", \"%s\": ", names[i]);
+					json_num(f, v[i]);
+				}
+				fputs(", \"p99_test\": ", f);
+				json_test(f, &a->t);
+				fputc('}', f);
+			}
+			fputs("}}", f);
+		}
+		if (!first_row)
+			fputs("]}", f);
+	}
+	fputs("\n]}\n", f);
+}
+
+int report_latency_print(FILE *f, const struct report *r, enum report_format format,
+			 char *why, size_t len)
+{
+	struct latency l;
+
+	if (latency_build(r, &l, why, len))
+		return -1;
+	switch (format) {
+	case REPORT_MARKDOWN:
+		markdown_tables(f, &l);
+		break;
+	case REPORT_CSV:
+		csv_lines(f, &l);
+		break;
+	case REPORT_JSON:
+		json_doc(f, &l);
+		break;
+	case REPORT_KEYVALUE:
+		report_latency_keyvalue(f, &l);
+		break;
+	default:
+		text_tables(f, &l);
+		break;
+	}
+	latency_free(&l);
+	return 0;
+}

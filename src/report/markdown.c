@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report-markdown.c - the report as markdown: the same tables as pipe
+ * tables, the notes as a list. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report/format.h"
+
+/* Text in markdown (a label or type in a table, a note): | and markup
+ * escaped, padded to width. */
+void md_text(FILE *f, const char *s, int width)
+{
+	int n = 0;
+
+	for (; *s; s++, n++) {
+		if (strchr("\\|*_`<[", *s)) {
+			fputc('\\', f);
+			n++;
+		}
+		fputc(*s, f);
+	}
+	fprintf(f, "%*s", width > n ? width - n : 0, "");
+}
+
+void md_dashes(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc('-', f);
+}
+
+/* One run type's table: "**TYPE:**", the header, the alignment line and a
+ * row per row with runs of it, the columns right-aligned.  A significant
+ * value carries an escaped '*' in its cell. */
+void report_md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb)
+{
+	int width[REPORT_MAX_COLUMNS], w = report_label_width(r);
+	size_t ncols = tb->ncols;
+
+	for (size_t c = 0; c < ncols; c++) {
+		width[c] = tb->width[c];
+		for (size_t g = 0; g < r->nrows; g++) {
+			size_t i = g * ncols + c;
+
+			if (tb->mark[i])
+				strcat(tb->text[i], "\\*");
+			if ((int)strlen(tb->text[i]) > width[c])
+				width[c] = (int)strlen(tb->text[i]);
+		}
+	}
+	fprintf(f, "**");
+	md_text(f, r->types[t], 0);
+	fprintf(f, ":**\n\n| %-*s |", w, "Kernel");
+	for (size_t c = 0; c < ncols; c++)
+		fprintf(f, " %*s |", width[c], tb->head[c]);
+	fputs("\n|:", f);
+	md_dashes(f, w);
+	fputs("-|", f);
+	for (size_t c = 0; c < ncols; c++) {
+		md_dashes(f, width[c] + 1);
+		fputs(":|", f);
+	}
+	fputc('\n', f);
+	for (size_t g = 0; g < r->nrows; g++) {
+		if (!report_cell(r, g, t)->n)
+			continue;
+		fputs("| ", f);
+		md_text(f, r->rows[g].name, w);
+		fputs(" |", f);
+		for (size_t c = 0; c < ncols; c++)
+			fprintf(f, " %*s |", width[c], tb->text[g * ncols + c]);
+		fputc('\n', f);
+	}
+}
+
+/* A note: a list item; one indented (a row under a difference's name), an
+ * item of the list under the one before. */
+static void md_line(FILE *f, const char *text)
+{
+	if (text[0] == ' ') {
+		text += strspn(text, " ");
+		fputs("  ", f);
+	}
+	fputs("- ", f);
+	md_text(f, text, 0);
+	fputc('\n', f);
+}
+
+static void print_markdown(FILE *f, const struct report *r, const struct report_opts *o)
+{
+	report_tables(f, r, o, report_md_table, md_line);
+}
+
+const struct report_printer report_format_markdown = { "markdown", print_markdown };

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report.h - the contest tables: cells from stored runs, their statistics,
+ * and the printers (text and markdown tables, csv and json data; one a file,
+ * src/report-*.c, registered in report.c). */
+#ifndef CONTEST_REPORT_H
+#define CONTEST_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "results/stats.h"
+#include "results/store.h"
+
+/* The version of the csv and json layouts (docs/formats.md). */
+#define REPORT_SCHEMA "contest-report/1"
+/* The confidence level of every interval in a report. */
+#define REPORT_LEVEL 0.95
+
+enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_CSV, REPORT_JSON, REPORT_KEYVALUE };
+
+/* "text", "markdown", "csv", "json" or "keyvalue": 0, else -1. */
+int report_format_parse(const char *name, enum report_format *out);
+
+struct report_opts {
+	const char *baseline;   /* Ratio over its noload, tests against it; or NULL */
+	int pool_noload;        /* Ratio over the noload of all the label's sessions */
+	char *const *labels;    /* rows to show, or all when nlabels == 0 */
+	size_t nlabels;
+	double alpha;           /* significance level; 0 means 0.05 */
+	int stats;              /* spread and intervals in the tables */
+	int columns;            /* the system figures in the tables */
+	int latency;            /* the latency probe's tables instead */
+	int delays;             /* the delays tables instead (report-delays.c) */
+	int no_latency;         /* no line of the probe's p99s under each table */
+	const char *types;      /* run types to show, comma-separated; NULL: all */
+	int header;             /* what the runs share above the tables: 1, -1 not,
+	                         * 0 in markdown only */
+	enum report_format format;
+};
+
+/* Welch's test of one figure of a cell against the baseline's. */
+struct sigtest {
+	const char *untested;   /* why no test was made, or NULL */
+	struct welch w;
+	double p_holm;          /* adjusted across the run types of the row */
+	int significant;        /* p_holm < alpha */
+};
+
+/* A row's figures in one run type's table. */
+struct cell {
+	size_t n;                              /* valid runs; 0: not in this table */
+	struct summary time, cpu, loads, lcpu; /* per run: seconds, %, units, % */
+	double time_ci;                        /* half-width of the mean Time's CI */
+	double ratio, ratio_lo, ratio_hi;      /* NaN when there is none */
+	size_t unpaired;                       /* runs out of the Ratio: no noload in their session */
+	int has_load;                          /* the run type runs a load */
+	struct sigtest t_time, t_loads;        /* t_loads only with a load */
+	double time_change;                    /* % of the test base's mean Time; NaN: none */
+	int base;                              /* the cell of the row tested against */
+	/* The system figures: means over the runs that recorded them, NaN when
+	 * none did (or, for Loads/s, without a load). */
+	double loads_per_s, cpu_total, idle, iowait, majflt, pswpin, pswpout;
+	/* The compile's tasks' seconds waiting for a CPU and for block I/O
+	 * (report --delays has the rest), means as above: tables only. */
+	double cpu_wait, io_wait;
+};
+
+/* A row: one label in one configuration (workload identity and whether the
+ * loads had a session of their own).  Runs of different rows are never
+ * averaged together. */
+struct report_row {
+	const char *label;
+	const char *identity;
+	int load_session;
+	int probe;                   /* the latency probe's profile its runs ran
+	                              * (enum probe_profile_id; 0: none) */
+	int64_t probe_work_ns[3];    /* and its work per period, by task (a profile
+	                              * whose figures changed is another probe) */
+	const char *host;            /* its machine (run.host) where the label's runs
+	                              * come from several, else NULL: any */
+	const char *kernel;          /* its kernel (run.kernel) where the label's runs
+	                              * come from several, else NULL: any */
+	char *name;                  /* the label, "label (k)", "label@HOSTNAME",
+	                              * "label@RELEASE", "label@RELEASE#BUILD" */
+	const struct record **envs;  /* its sessions' environment records */
+	size_t nenvs;
+	size_t nsessions;            /* sessions with valid runs in the row */
+	size_t unpaired;             /* runs out of its Ratios: no noload in their session */
+	int reference;               /* the row the others are tested against */
+};
+
+/* Whose runs the rows are set beside: a label, or one row of it (a label
+ * whose runs split into rows by machine or kernel, pinned to that row's). */
+struct report_base {
+	const char *label;
+	const char *host;            /* NULL: matched to each row's where it can be */
+	const char *kernel;          /* likewise */
+};
+
+struct report {
+	char **types;                /* run types with data, in suite order */
+	size_t ntypes;
+	struct report_row *rows;     /* labels sorted by version */
+	size_t nrows;
+	struct cell *cells;          /* [row * ntypes + type] */
+	const struct store *st;      /* the runs the report was built from */
+	const char *ratio_base;      /* whose noload a Ratio divides by (a label or
+	                              * a row's name); NULL: own */
+	int pool_noload;             /* the own noload of every session, pooled */
+	const char *test_base;       /* the label, or row's name, the rows are
+	                              * tested against */
+	struct report_base ratio_ref, test_ref; /* their runs */
+	double alpha;
+	size_t compared;             /* rows tested against test_base */
+	size_t tests;                /* tests made */
+	size_t few, flat;            /* not made: < 2 runs on a side; no spread */
+	size_t unmatched;            /* rows without ratio_base's noload */
+	char **labels;               /* (the labels shown) */
+	size_t nlabels;
+};
+
+/* Whether row g is the base's own row (its label, and its machine and
+ * kernel where the base is pinned to one). */
+int report_base_is_row(const struct report_base *b, const struct report_row *g);
+
+/* The statistics of every shown cell.  0, or -1 with why (nothing to show,
+ * a --baseline without noload). */
+int report_build(const struct store *st, const struct report_opts *o, struct report *r,
+		 char *why, size_t len);
+const struct cell *report_cell(const struct report *r, size_t row, size_t type);
+/* Whether run u is one of row g's: a valid run of its label, workload and
+ * configuration (loads' session, probe). */
+int report_row_has(const struct report_row *g, const struct run *u);
+/* Whether rows a and b ran the same latency probe: profile and work. */
+int report_same_probe(const struct report_row *a, const struct report_row *b);
+/* Whose noload the Ratios divide by, in words, where that matters: a row
+ * has several sessions (or sessions without a noload), no --baseline.
+ * NULL when every way gives the same Ratios. */
+const char *report_noload_scope(const struct report *r);
+void report_free(struct report *r);
+/* Why the tests not made were not: fewer than 2 runs, no spread, or both. */
+const char *report_untested_why(const struct report *r);
+
+/* Whether the last session of label on workload identity had one valid
+ * noload run, on which every Ratio of it rests (the plan of the next suite
+ * then says to run more). */
+int report_last_one_noload(const struct store *st, const char *label, const char *identity);
+
+/* Build, then print in o->format: every run type with data, in suite order,
+ * one table each, then the notes.  0, or -1 with why. */
+int report_print(FILE *f, const struct store *st, const struct report_opts *o,
+		 char *why, size_t len);
+
+/* The latency probe's figures (report-latency.c): one task's in one row's
+ * runs of one run type. */
+struct latency_cell {
+	size_t n;               /* runs with the probe */
+	uint64_t wakeups;
+	double p50, p90, p99, p999, max; /* ms, over the runs' wakeups merged */
+	double miss;            /* % of periods whose work missed the next deadline */
+	struct summary logp99;  /* of the runs' own p99s, log(ns) */
+	struct sigtest t;       /* of logp99 against the test base's row */
+};
+
+struct latency {
+	const struct report *r;
+	struct latency_cell *lat;       /* [(row * ntypes + type) * PROBE_TASKS + task] */
+	size_t tests, few, flat, compared;
+};
+
+/* The figures of every row with the probe and run type, and their tests
+ * (Welch on the log of the runs' p99s against the test base's row of the
+ * same workload, Holm across run types): 0, or -1 with why when no run of
+ * the report ran the probe (nothing to free). */
+int latency_build(const struct report *r, struct latency *l, char *why, size_t len);
+const struct latency_cell *latency_cell(const struct latency *l, size_t g, size_t t, size_t task);
+/* Whether row g has runs of type t with the probe. */
+int latency_shown(const struct latency *l, size_t g, size_t t);
+void latency_free(struct latency *l);
+/* Why the tests not made were not. */
+const char *latency_untested_why(const struct latency *l);
+
+/* Under run type t's main table (text, or markdown: a paragraph), one
+ * line: each row's audio and video p99 in ms, wrapped at width (0: never);
+ * nothing when no row of it ran the probe. */
+void latency_p99_line(FILE *f, const struct latency *l, size_t t, int markdown, int width);
+
+/* The latency figures as keyvalue lines (report-keyvalue.c). */
+void report_latency_keyvalue(FILE *f, const struct latency *l);
+
+/* The latency probe's tables of a built report (report-latency.c) in
+ * format: 0, or -1 with why when no run shown ran the probe. */
+int report_latency_print(FILE *f, const struct report *r, enum report_format format,
+			 char *why, size_t len);
+
+/* Where the compile's time went (report-delays.c): a table per run type,
+ * in format.  0, or -1 with why when no run shown recorded it. */
+int report_delays_print(FILE *f, const struct report *r, enum report_format format,
+			char *why, size_t len);
+
+/* The Loads cell: whole units from 10 up; below that one decimal, dropped
+ * when it is 0, so that a slow load shows 0.4 rather than 0 and a table of
+ * whole numbers reads as the 2002 ones did. */
+void format_loads(double loads, char *buf, size_t len);
+
+#endif
