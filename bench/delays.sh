@@ -15,11 +15,28 @@
 # each round's with / without, which a drift of the machine between rounds
 # does not move).
 #
+# A compile's own run-to-run noise (3 to 10% on a shared VM) hides a cost
+# of 1%, so --storm measures the cost where it is made, many times over.
+# The cost of the delays is a cost per task (task_delayacct's timestamps,
+# the exit record the kernel sends and contest reads) and per context switch
+# (PSI's accounting walks one more cgroup, the build's): --storm tasks times
+# a build of nothing but tasks (8 shell loops at once, each starting
+# /bin/true --storm-size times), --storm switches one of nothing but
+# context switches (8 `perf bench sched pipe` at once, --storm-size round
+# trips each), with and without the delays as above.  Each is then carried
+# over to the real build: the time the delays added per task (or per switch)
+# in the storm, times the tasks (or switches) of one noload build of
+# WORKLOAD, over that build's Time, with the interval carried along.  The
+# build's tasks come from its record (build_delay_tasks), its switches from
+# /proc/stat's ctxt over its session (two builds: the warm-up and the timed
+# one, so halved; the machine's other switches make it an upper bound).
+#
 # The figures are for bench/README.md only from a quiet machine: the script
 # says so when the load average is 0.5 or more at the start, or -n is
 # under 5.
 #
 # Usage: bench/delays.sh [-n N] [-w WORKLOAD] [--scale N] [--dir DIR]
+#                        [--storm tasks|switches] [--storm-size N]
 # Run as root (contest drops the page cache; taskstats needs root), from
 # the build directory or with CONTEST=path/to/contest.
 
@@ -32,6 +49,8 @@ workload=builtin
 scale=
 base=.
 contest_src=${CONTEST:-./contest}
+storm=
+storm_size=
 cmdline="$0 $*"
 
 usage() {
@@ -41,6 +60,10 @@ Usage: $0 [options]
   -w, --workload W    contest's workload: builtin (default), kernel:DIR or cmd:DIR
       --scale N       the builtin workload's translation units (contest --scale; a smoke test)
       --dir DIR       where the scratch directory goes (default: the current directory)
+      --storm KIND    time a build of nothing but tasks or context switches (tasks,
+                      switches) instead, and carry its cost over to WORKLOAD's build
+      --storm-size N  /bin/true runs (tasks; default 2500) or round trips (switches;
+                      default 200000) per each of the storm's 8 streams
   -h, --help          this help
 EOF
 }
@@ -51,6 +74,8 @@ while [ $# -gt 0 ]; do
 	-w|--workload) workload=${2:?}; shift ;;
 	--scale) scale=${2:?}; shift ;;
 	--dir) base=${2:?}; shift ;;
+	--storm) storm=${2:?}; shift ;;
+	--storm-size) storm_size=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -58,6 +83,12 @@ while [ $# -gt 0 ]; do
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n wants a positive number, not '$rounds'"
 [ -z "$scale" ] || [[ $scale =~ ^[1-9][0-9]*$ ]] || die "--scale wants a positive number, not '$scale'"
+case $storm in
+'' | tasks | switches) ;;
+*) die "--storm wants tasks or switches, not '$storm'" ;;
+esac
+[ -z "$storm_size" ] || [[ $storm_size =~ ^[1-9][0-9]*$ ]] || die "--storm-size wants a positive number, not '$storm_size'"
+[ "$storm" != switches ] || command -v perf >/dev/null || die "--storm switches needs perf (perf bench sched pipe)"
 [ "$(id -u)" -eq 0 ] || die "run me as root: taskstats needs root, and contest drops the page cache"
 [ -x "$contest_src" ] || die "no contest binary at $contest_src (set CONTEST=)"
 
@@ -68,10 +99,26 @@ bench_header "delays.sh: what collecting the delays (taskstats, task_delayacct, 
 echo "task_delayacct: $(cat /proc/sys/kernel/task_delayacct 2>/dev/null || echo unreadable) at start"
 bench_quiet "$rounds" 5
 
+# the storm: a cmd workload of 8 streams at once, as the build's 8 jobs
+if [ -n "$storm" ]; then
+	mkdir "$scratch/storm" || die "cannot make $scratch/storm"
+	if [ "$storm" = tasks ]; then
+		storm_size=${storm_size:-2500}
+		stream="i=0; while [ \$i -lt $storm_size ]; do /bin/true; i=\$((i + 1)); done"
+	else
+		storm_size=${storm_size:-200000}
+		stream="perf bench sched pipe -l $storm_size >/dev/null"
+	fi
+	storm_cmd="for s in 1 2 3 4 5 6 7 8; do sh -c '$stream' & done; wait"
+	storm_args=(-w "cmd:$scratch/storm" --build-cmd "$storm_cmd" --clean-cmd true)
+	echo "storm:     $storm, 8 streams of $storm_size: $storm_cmd"
+fi
+
 session() {	# session LABEL [OPTIONS...]: one contest session of the noload build
-	local label=$1
+	local label=$1 w=(-w "$workload" ${scale:+--scale "$scale"})
 	shift
-	"$contest" -w "$workload" ${scale:+--scale "$scale"} -n 1 --quiet --no-probe \
+	[ -z "$storm" ] || w=("${storm_args[@]}")
+	"$contest" "${w[@]}" -n 1 --quiet --no-probe \
 		--work-dir "$scratch/work" -d "$results" -k "$label" "$@" noload \
 		>"$scratch/$label.out" 2>"$scratch/$label.err" ||
 		die "contest -k $label $* failed: $(tail -3 "$scratch/$label.err")"
@@ -89,7 +136,7 @@ last_run() {
 }
 
 echo
-echo "== noload with the delays collected (the default) and with --no-delays, $rounds rounds (ABBA)"
+echo "== noload${storm:+ of the $storm storm} with the delays collected (the default) and with --no-delays, $rounds rounds (ABBA)"
 for ((r = 1; r <= rounds; r++)); do
 	if [ $((r % 2)) -eq 1 ]; then order="no-delays delays"; else order="delays no-delays"; fi
 	for side in $order; do
@@ -112,4 +159,46 @@ END {
 		exit
 	paired("cost of the delays, paired by round: geometric mean of with / without", "delays", "no-delays", r, rt)
 }'
+if [ -n "$storm" ]; then
+	# one noload build of WORKLOAD with the delays: its Time, its tasks, and
+	# the context switches of its session
+	echo
+	echo "== the build the storm's cost is carried over to: one noload session of $workload"
+	ctxt0=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
+	storm_saved=$storm
+	storm=
+	session build
+	storm=$storm_saved
+	ctxt1=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
+	bt=$(awk "$BENCH_AWK"'$1 == "run" && / type=noload / { fields(); t = f["elapsed_ns"] / 1e9; k = f["build_delay_tasks"] } END { print t, k }' "$results/build.results")
+	echo "build:     Time $(echo "$bt" | cut -d' ' -f1) s, $(echo "$bt" | cut -d' ' -f2) tasks, $(( (ctxt1 - ctxt0) / 2 )) context switches (half of its session's)"
+	cat "$results/no-delays.results" "$results/delays.results" | awk -v kind="$storm" -v size="$storm_size" \
+		-v bt="$bt" -v sw="$(( (ctxt1 - ctxt0) / 2 ))" "$BENCH_AWK"'
+	$1 == "run" && / type=noload / && / valid=1 / {
+		fields()
+		l = f["label"]; t = f["elapsed_ns"] / 1e9
+		r[l]++; rt[l, r[l]] = t; s[l] += t
+		if (l == "delays") k = f["build_delay_tasks"]
+	}
+	END {
+		split(bt, b, " ")
+		# the storm'"'"'s units: its tasks as the delays counted them, or its
+		# round trips (two switches each)
+		units = kind == "tasks" ? k : 8 * size * 2
+		per = kind == "tasks" ? b[2] : sw
+		n = 0; m = 0
+		for (i = 1; i <= r["delays"] && i <= r["no-delays"]; i++) { d[++n] = log(rt["delays", i] / rt["no-delays", i]); m += d[n] }
+		if (n < 2 || !units || !b[1]) { print "cost carried over: too few rounds or no figures"; exit }
+		m /= n; v = 0
+		for (i = 1; i <= n; i++) v += (d[i] - m) ^ 2 / (n - 1)
+		h = tq(n - 1) * sqrt(v / n)
+		toff = s["no-delays"] / r["no-delays"]
+		# seconds added per unit in the storm, at the paired ratio and its bounds
+		for (j = -1; j <= 1; j++) add[j] = (exp(m + j * h) - 1) * toff / units
+		printf "cost per %s in the storm: %.2f us (95%% CI %.2f to %.2f; %d units a build of %.2f s)\n", \
+			kind == "tasks" ? "task" : "context switch", add[0] * 1e6, add[-1] * 1e6, add[1] * 1e6, units, toff
+		printf "carried over to the build (%d %s, Time %.2f s): %+.3f%% of its Time (95%% CI %+.3f%% to %+.3f%%)\n", \
+			per, kind == "tasks" ? "tasks" : "switches", b[1], 100 * add[0] * per / b[1], 100 * add[-1] * per / b[1], 100 * add[1] * per / b[1]
+	}'
+fi
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at end"
