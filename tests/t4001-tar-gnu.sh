@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t4001-tar-gnu.sh - GNU tar reads the archives of src/lib/tar.c and src/lib/tar.c
-# reads GNU tar's: names, contents, types, modes, mtimes and links survive
-# both ways; hostile and damaged archives are refused.
+# t4001-tar-gnu.sh - GNU tar reads the archives of src/lib/tar-write.c and
+# src/lib/tar-extract.c reads GNU tar's: names, contents, types, modes,
+# mtimes and links survive both ways; hostile and damaged archives are
+# refused.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 : "${TAR_TOOL:?run the tests through make check}"

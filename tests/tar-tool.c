@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tar-tool.c - test driver: write or extract an archive with src/lib/tar.c. */
+/* tar-tool.c - test driver: write an archive with src/lib/tar-write.c or
+ * extract one with src/lib/tar-extract.c. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

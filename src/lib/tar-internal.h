@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tar-internal.h - what the tar writer (tar-write.c) and extractor
+ * (tar-extract.c) share: the ustar block and header layout, the I/O size,
+ * the hooks, and a growable byte string.  Not for the loads: they use tar.h. */
+#ifndef CONTEST_TAR_INTERNAL_H
+#define CONTEST_TAR_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/tar.h"
+
+#define BLOCK 512
+#define RECORD (20 * BLOCK)	/* GNU tar's default record; the archive is padded to it */
+#define BUFSZ RECORD	/* I/O size in both directions, as GNU tar's: a multiple of BLOCK */
+#define STOP_EVERY (1 << 20)	/* ask hooks->stop at least this often, in bytes */
+
+/* ustar header layout: offsets and widths of the fields */
+enum {
+	H_NAME = 0, W_NAME = 100,
+	H_MODE = 100, W_MODE = 8,
+	H_UID = 108, W_UID = 8,
+	H_GID = 116, W_GID = 8,
+	H_SIZE = 124, W_SIZE = 12,
+	H_MTIME = 136, W_MTIME = 12,
+	H_CHKSUM = 148, W_CHKSUM = 8,
+	H_TYPE = 156,
+	H_LINK = 157, W_LINK = 100,
+	H_MAGIC = 257,
+	H_VERSION = 263,
+	H_UNAME = 265, W_UNAME = 32,
+	H_GNAME = 297, W_GNAME = 32,
+	H_DEVMAJOR = 329, W_DEVMAJOR = 8,
+	H_DEVMINOR = 337, W_DEVMINOR = 8,
+	H_PREFIX = 345, W_PREFIX = 155,
+};
+
+/* ---- shared helpers ------------------------------------------------ */
+
+static inline int stopping(const struct tar_hooks *h)
+{
+	return h && h->stop && h->stop(h->arg);
+}
+
+static inline void progress(const struct tar_hooks *h, uint64_t bytes)
+{
+	if (h && h->progress && bytes)
+		h->progress(h->arg, bytes);
+}
+
+static inline uint64_t padding(uint64_t size)
+{
+	return (BLOCK - size % BLOCK) % BLOCK;
+}
+
+/* A growable byte string, always NUL-terminated once allocated. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static inline int sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	size_t need = b->len + n + 1, cap = b->cap ? b->cap : 256;
+	char *p;
+
+	if (need > b->cap) {
+		while (cap < need)
+			cap *= 2;
+		p = realloc(b->s, cap);
+		if (!p)
+			return -1;
+		b->s = p;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+static inline void sb_cut(struct sbuf *b, size_t len)
+{
+	b->len = len;
+	if (b->s)
+		b->s[len] = '\0';
+}
+
+static inline int sb_set(struct sbuf *b, const char *s, size_t n)
+{
+	sb_cut(b, 0);
+	return sb_add(b, s, n);
+}
+
+static inline void sb_free(struct sbuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+#endif

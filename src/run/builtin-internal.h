@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* builtin-internal.h - what the parts of the built-in workload's generator
+ * share: builtin.c (the tree, its directories and its build),
+ * builtin-code.c (the generated C) and builtin-fixed.c (the fixed C).
+ * Not for the rest of contest: it uses builtin.h. */
+#ifndef CONTEST_BUILTIN_INTERNAL_H
+#define CONTEST_BUILTIN_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NHDRS 400		/* the header library, include/wl/h000.h ... */
+#define SEED 0x636f6e7465737431ull	/* "contest1" */
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- a fixed-seed PRNG (splitmix64) ------------------------------------ */
+
+struct rng {
+	uint64_t s;
+};
+
+static inline uint32_t rng_next(struct rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static inline unsigned rng_below(struct rng *r, unsigned n)
+{
+	return rng_next(r) % n;
+}
+
+static inline unsigned rng_range(struct rng *r, unsigned lo, unsigned hi)
+{
+	return lo + rng_below(r, hi - lo + 1);
+}
+
+/* ---- a growing text buffer --------------------------------------------- */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+	int err;	/* errno of the first failure, sticky */
+};
+
+static inline int buf_init(struct buf *b)
+{
+	b->len = 0;
+	b->err = 0;
+	b->cap = 64 * 1024;
+	b->p = malloc(b->cap);
+	return b->p ? 0 : -1;
+}
+
+static inline void buf_reset(struct buf *b)
+{
+	b->len = 0;
+	b->err = 0;
+}
+
+static inline void buf_grow(struct buf *b, size_t need)
+{
+	size_t cap = b->cap;
+	char *p;
+
+	while (cap - b->len < need)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->err = ENOMEM;
+		return;
+	}
+	b->p = p;
+	b->cap = cap;
+}
+
+__attribute__((format(printf, 2, 3)))
+static inline void out(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room;
+	int n;
+
+	while (!b->err) {
+		room = b->cap - b->len;
+		va_start(ap, fmt);
+		n = vsnprintf(b->p + b->len, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->err = errno ? errno : EINVAL;
+			return;
+		}
+		if ((size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		buf_grow(b, (size_t)n + 1);
+	}
+}
+
+static inline void out_lines(struct buf *b, const char *const *lines)
+{
+	for (; *lines; lines++)
+		out(b, "%s\n", *lines);
+}
+
+/* ---- the directories (builtin.c) --------------------------------------- */
+
+/* A directory of the tree, and how likely a unit is to land in it */
+struct wl_dir {
+	const char *path;
+	unsigned weight;
+};
+
+extern const struct wl_dir builtin_dirs[];
+
+/* The unit's generator, seeded by its index alone, and the directory it
+ * draws first. */
+unsigned builtin_unit_start(struct rng *r, unsigned unit);
+
+/* ---- the generated C (builtin-code.c) ---------------------------------- */
+
+/* Each appends one file of the tree to b: include/wl/hNNN.h (h < NHDRS),
+ * include/wl/kernel.h, include/generated/autoconf.h and wl_units.h, a unit
+ * (its path, in the directory it draws, into path), include/wl_ops.h and
+ * init/main.c. */
+void builtin_gen_lib_header(struct buf *b, unsigned h);
+void builtin_gen_kernel_header(struct buf *b, unsigned scale);
+void builtin_gen_autoconf(struct buf *b, unsigned scale);
+void builtin_gen_units_header(struct buf *b, unsigned scale);
+void builtin_gen_unit(struct buf *b, unsigned unit, char *path, size_t size);
+void builtin_gen_ops_header(struct buf *b, unsigned scale);
+void builtin_gen_main(struct buf *b, unsigned scale);
+
+/* ---- the fixed C (builtin-fixed.c), one string a line, NULL-ended ------ */
+
+extern const char *const builtin_wl_base_h[];
+extern const char *const builtin_wl_types_h[];
+extern const char *const builtin_wl_hash_h[];
+extern const char *const builtin_wl_list_h[];
+extern const char *const builtin_wl_fixed_h[];
+extern const char *const builtin_wl_common_h[];
+extern const char *const builtin_common_c[];
+
+#endif
