@@ -9,6 +9,7 @@
 
 #include "run/probe.h"
 #include "results/record.h"
+#include "results/run.h"
 #include "tap.h"
 
 static char label[] = "6.1", type[] = "noload", session[] = "s1", workload[] = "builtin/1",

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "loads/load.h"
-#include "results/record.h"
+#include "results/run.h"
 #include "loads/runtype.h"
 #include "run/workload.h"
 

@@ -21,6 +21,7 @@
 #include "loads/load.h"
 #include "lib/proc.h"
 #include "results/record.h"
+#include "results/run.h"
 #include "run/probe.h"
 #include "lib/util.h"
 
