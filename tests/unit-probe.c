@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/probe.h"
+#include "results/latency.h"
 #include "results/record.h"
 #include "results/run.h"
 #include "tap.h"

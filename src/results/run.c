@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/probe.h"
+#include "results/latency.h"
 #include "results/record.h"
 #include "results/run.h"
 #include "lib/util.h"
+
+_Static_assert(sizeof(((struct run *)0)->probe_work_ns) == PROBE_TASKS * sizeof(int64_t),
+	       "a run keeps a work figure per probe task");
 
 /* The record keys of struct load_io's fields. */
 static const struct {
@@ -115,6 +118,12 @@ static int delays_from_record(const struct record *r, struct run *run, char *why
 
 void run_to_record(const struct run *run, struct record *r)
 {
+	struct probe_figs pf = {
+		.stats = run->probe, .profile = run->probe_profile, .cal = run->probe_cal,
+		.cpu_ns = run->probe_cpu_ns,
+	};
+
+	memcpy(pf.work_ns, run->probe_work_ns, sizeof(pf.work_ns));
 	record_init(r, "run");
 	record_set(r, "label", run->label);
 	record_set(r, "session", run->session);
@@ -158,7 +167,7 @@ void run_to_record(const struct run *run, struct record *r)
 		free(key);
 	}
 	delays_to_record(run, r);
-	probe_to_record(run, r);
+	probe_to_record(&pf, r);
 }
 
 void run_sysfig_absent(struct run *run)
@@ -223,6 +232,7 @@ static char *dup_field(const struct record *r, const char *key)
 int run_from_record(const struct record *r, struct run *run, char *why, size_t len)
 {
 	static const char *required[] = { "label", "type", "session", "workload", "flush" };
+	struct probe_figs pf;
 	int64_t round, valid, session = 0;
 
 	run_init(run);
@@ -277,10 +287,15 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 		    key[strlen(RUN_PARAM_PREFIX)])
 			record_set(&run->params, key + strlen(RUN_PARAM_PREFIX), r->kv[i].val);
 	}
-	if (delays_from_record(r, run, why, len) || probe_from_record(r, run, why, len)) {
+	if (delays_from_record(r, run, why, len) || probe_from_record(r, &pf, why, len)) {
 		run_free(run);
 		return -1;
 	}
+	run->probe = pf.stats;
+	run->probe_profile = pf.profile;
+	memcpy(run->probe_work_ns, pf.work_ns, sizeof(run->probe_work_ns));
+	run->probe_cal = pf.cal;
+	run->probe_cpu_ns = pf.cpu_ns;
 	return 0;
 }
 

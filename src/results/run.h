@@ -65,7 +65,7 @@ struct run {
 	/* The sizes the run's load used (load_ops.params), under their plain
 	 * names; stored as RUN_PARAM_PREFIX NAME=VALUE.  Empty without a load. */
 	struct record params;
-	/* The latency probe's tasks over the timed run (probe.h), allocated,
+	/* The latency probe's tasks over the timed run (results/latency.h), allocated,
 	 * or NULL when it did not run; its profile (enum probe_profile_id,
 	 * PROBE_NONE = 0 without), each task's work per period (ns; by
 	 * PROBE_TASKS's order: audio, video, input), calibration and CPU
