@@ -17,8 +17,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "run/harness.h"
 #include "loads/load.h"
+#include "run/loadset.h"
 #include "lib/proc.h"
 #include "run/probe.h"
 #include "lib/util.h"
@@ -36,7 +36,7 @@ struct probe_shared {
 };
 
 struct probe {
-	struct harness h;	/* the caller's, at nice 0 in contest's session */
+	struct loadset_opts o;	/* the caller's, at nice 0 in contest's session */
 	struct load_ctx c;
 	struct loadset *ls;
 	struct probe_shared *shm;
@@ -191,15 +191,14 @@ static const struct load_ops probe_ops = {
 
 /* ---- in the harness ------------------------------------------------------ */
 
-struct probe *probe_start(const struct harness *h, enum probe_profile_id profile,
+struct probe *probe_start(const struct loadset_opts *o, enum probe_profile_id profile,
 			  double iters_per_us, char *why, size_t len)
 {
 	struct probe *p = xcalloc(1, sizeof(*p));
 
-	p->h = *h;
-	p->h.load_nice = 0;
-	p->h.load_session = 0;
-	p->h.phase = NULL;
+	p->o = *o;
+	p->o.nice = 0;
+	p->o.session = 0;
 	p->iters_per_us = iters_per_us;
 	p->cpu_ns = -1;
 	p->profile = &probe_profiles[profile];
@@ -217,7 +216,7 @@ struct probe *probe_start(const struct harness *h, enum probe_profile_id profile
 	p->c.ops = &probe_ops;
 	p->c.nprocs = PROBE_TASKS;
 	p->c.priv = p;
-	p->ls = loadset_start(&p->h, &p->c, why, len);
+	p->ls = loadset_start(&p->o, &p->c, why, len);
 	if (!p->ls) {
 		munmap(p->shm, sizeof(*p->shm));
 		free(p);

@@ -8,7 +8,7 @@
 
 #include "results/latency.h"
 
-struct harness;
+struct loadset_opts;
 
 /* Iterations of the burn loop per microsecond of CPU time: the median of
  * several tries on this (preferably idle) CPU, untimed.  The work of every
@@ -19,11 +19,12 @@ double probe_calibrate(void);
 struct probe;
 
 /* Fork the tasks, one process each, in a process group of their own in
- * contest's session, as loads are forked (loadset_start), at nice 0 and
- * SCHED_OTHER whatever --load-nice and --load-session say; wait until they
- * run.  iters_per_us from probe_calibrate().  NULL with why on failure
- * (nothing is left running). */
-struct probe *probe_start(const struct harness *h, enum probe_profile_id profile,
+ * contest's session, as loads are forked (loadset_start, with o's grace and
+ * ready timeout), at nice 0 and SCHED_OTHER whatever o's nice and session
+ * (--load-nice, --load-session) say; wait until they run.  iters_per_us
+ * from probe_calibrate().  NULL with why on failure (nothing is left
+ * running). */
+struct probe *probe_start(const struct loadset_opts *o, enum probe_profile_id profile,
 			  double iters_per_us, char *why, size_t len);
 /* The window: only deadlines from begin to end count, however late the
  * task serves them.  probe_end() notes the time and the tasks' CPU. */
