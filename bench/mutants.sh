@@ -27,7 +27,7 @@
 
 # NAME <tab> FILE <tab> TESTS (space-separated) <tab> CODE <tab> MUTATED CODE
 MUTATIONS='signal-ignored	src/lib/proc.c	tests/t5001-fault-signals.sh	stop_signal = sig;	(void)sig;
-lcpu-teardown	src/run/harness.c	tests/t2015-suite-lcpu-window.sh	int64_t now = p->reaped ? -1 : proc_cpu_ns(p->pid);	int64_t now = (kill(p->pid, SIGTERM), usleep(1500000), proc_cpu_ns(p->pid));
+lcpu-teardown	src/run/loadset.c	tests/t2015-suite-lcpu-window.sh	int64_t now = p->reaped ? -1 : proc_cpu_ns(p->pid);	int64_t now = (kill(p->pid, SIGTERM), usleep(1500000), proc_cpu_ns(p->pid));
 record-short	src/results/store.c	tests/t5011-fault-store.sh tests/t2001-suite-noload-cacherun.sh	if (!what && write_all(fd, line, strlen(line)))	if (!what && write_all(fd, line, strlen(line) - 1))
 record-torn-kept	src/results/store.c	tests/t5011-fault-store.sh tests/t5004-fault-disk-full.sh	ret = ftruncate(fd, end) || fdatasync(fd) ? -1 : 0;	ret = fdatasync(fd) ? -1 : 0;
 lock-none	src/lib/fsutil.c	tests/t5003-fault-lock.sh	if (flock(fd, LOCK_EX | LOCK_NB)) {	if (0) {

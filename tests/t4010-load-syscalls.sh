@@ -59,7 +59,7 @@ native() {
 		--work-dir "$W" "$@" >"$name.out" 2>&1 || { cat "$name.out" >&2; return 1; }
 	: >"$name.trace"
 	for f in tr/t.*; do
-		# a load process writes one byte "r" when it is ready (harness.c)
+		# a load process writes one byte "r" when it is ready (loadset.c)
 		grep -q '^write([0-9]*, "r", 1)' "$f" || continue
 		sed '1,/^write([0-9]*, "r", 1)/d' "$f" >>"$name.trace"
 	done

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "run/probe.h"
+#include "results/latency.h"
 #include "tap.h"
 
 static int dummy(struct config *cfg)

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/probe.h"
+#include "results/latency.h"
 #include "results/record.h"
+#include "results/run.h"
 #include "tap.h"
 
 static char label[] = "6.1", type[] = "noload", session[] = "s1", workload[] = "builtin/1",

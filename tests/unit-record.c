@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "results/record.h"
+#include "results/run.h"
 #include "results/store.h"
 #include "tap.h"
 

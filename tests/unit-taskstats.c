@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "results/record.h"
+#include "results/run.h"
 #include "run/taskstats.h"
 #include "lib/util.h"
 #include "tap.h"

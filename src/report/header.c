@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/probe.h"
+#include "results/latency.h"
 #include "report/format.h"
 #include "lib/util.h"
 

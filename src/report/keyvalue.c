@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/probe.h"
+#include "results/latency.h"
 #include "report/format.h"
 #include "lib/util.h"
 

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "results/hist.h"
-#include "run/probe.h"
+#include "results/latency.h"
 #include "results/record.h"
 #include "report/format.h"
 #include "lib/util.h"

@@ -15,7 +15,7 @@
 
 #include "lib/fsutil.h"
 #include "report/plot.h"
-#include "run/probe.h"
+#include "results/latency.h"
 #include "lib/util.h"
 
 #define LEFT 64         /* the y axis and its labels */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "lib/flush.h"
-#include "run/probe.h"
+#include "results/latency.h"
 #include "report/report.h"
 #include "report/format.h"
 #include "loads/runtype.h"

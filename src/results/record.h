@@ -15,8 +15,6 @@
  * absent when not measured, in place of load_user_ns and load_sys_ns */
 #define RECORD_VERSION 2
 
-struct probe_stats;
-
 struct kv {
 	char *key;
 	char *val;
@@ -52,99 +50,5 @@ int record_decode(const char *line, size_t len, struct record *r,
 		  char *why, size_t whylen);
 
 uint32_t crc32_buf(const void *buf, size_t len);
-
-/* A load's own I/O over the timed run, summed over its processes, from
- * /proc/PID/io (bytes; -1 when it could not be read, and in records written
- * before it was): read(2)/write(2) bytes, cache or not (rchar, wchar); what
- * the processes made the block layer read, and dirtied for it to write
- * (read_bytes, write_bytes); dirtied bytes whose write was cancelled because
- * the file was truncated or removed before writeback (cancelled). */
-struct load_io {
-	int64_t rchar, wchar, read_bytes, write_bytes, cancelled;
-};
-
-/* Delay accounting of a set of tasks over the timed run (taskstats.c):
- * nanoseconds and counts summed over the tasks, every field -1 when absent
- * (and in records written before they were).  cpu_ns is the time they ran
- * (the scheduler's sum_exec_runtime); wait the time they were runnable but
- * waited for a CPU; blkio for block I/O; swapin for swap-in; reclaim in
- * direct reclaim (freepages); thrash for thrashing (refaults of the working
- * set); compact in direct compaction.  bad: tasks with a delay longer
- * than their life, which is left out (taskstats.c). */
-struct task_delays {
-	int64_t tasks, bad, cpu_ns, wait_ns, wait_count, blkio_ns, blkio_count, swapin_ns,
-		swapin_count, reclaim_ns, reclaim_count, thrash_ns, thrash_count,
-		compact_ns, compact_count;
-};
-
-/* Pressure stall information over the timed run: microseconds of cpu, io
- * and memory `some` and `full` (in that order); -1 absent. */
-#define PSI_FIGS 6
-
-/* One timed run, as stored. */
-struct run {
-	char *label;
-	char *type;      /* run type name */
-	char *session;   /* the session it belongs to */
-	char *workload;  /* workload identity */
-	char *flush;     /* drop_caches, fadvise or none */
-	char *reason;    /* why it is invalid, or NULL */
-	int round;
-	int valid;
-	int64_t elapsed_ns, user_ns, sys_ns;
-	double work;     /* load units done during the timed workload */
-	/* CPU time (user + system) of the load's processes during the timed
-	 * workload; -1 when it could not be measured.  Records of version 1
-	 * held load_user_ns and load_sys_ns instead, counted to the reap. */
-	int64_t load_cpu_ns;
-	int load_session; /* the loads ran in a session of their own */
-	/* The whole machine over the timed run, from /proc/stat and
-	 * /proc/vmstat deltas; NaN or -1 when they could not be read (and in
-	 * records written before they were). */
-	double idle, iowait;            /* % of all CPUs' time, one decimal */
-	int64_t majflt, pswpin, pswpout; /* major faults, pages swapped in, out */
-	int64_t build_majflt;            /* the workload's own major faults (rusage); -1 absent */
-	struct load_io io;              /* the load's processes, -1 when absent */
-	/* The sizes the run's load used (load_ops.params), under their plain
-	 * names; stored as RUN_PARAM_PREFIX NAME=VALUE.  Empty without a load. */
-	struct record params;
-	/* The latency probe's tasks over the timed run (probe.h), allocated,
-	 * or NULL when it did not run; its profile (enum probe_profile_id,
-	 * PROBE_NONE = 0 without), each task's work per period (ns; by
-	 * PROBE_TASKS's order: audio, video, input), calibration and CPU
-	 * time. */
-	struct probe_stats *probe;
-	int probe_profile;
-	int64_t probe_work_ns[3];
-	double probe_cal;
-	int64_t probe_cpu_ns;	/* over the window; -1 when not measured */
-	/* Where the build's and the load's time went (taskstats.c), or absent
-	 * with why (delays_absent; NULL when not measured at all). */
-	struct task_delays build_delays, load_delays;
-	char *delays_absent;
-	/* PSI of the build's cgroup ("cgroup") or the whole machine
-	 * ("machine"), or absent (psi_scope NULL) with why (psi_absent). */
-	int64_t psi_us[PSI_FIGS];
-	char *psi_scope, *psi_absent;
-	/* The machine it ran on, "HOSTNAME\nCPU MODEL" from its session's
-	 * environment record, "" without one: set by store_load(), not stored. */
-	char *host;
-	/* The kernel it ran on, "RELEASE\nVERSION" (uname -r, uname -v) from
-	 * the same record, "" without one: set by store_load(), not stored. */
-	char *kernel;
-};
-
-#define RUN_PARAM_PREFIX "load."
-
-/* Zero, with the system figures absent. */
-void run_init(struct run *run);
-/* Only the system figures, the load's CPU and I/O, the delays and PSI absent. */
-void run_sysfig_absent(struct run *run);
-void run_to_record(const struct run *run, struct record *r);
-/* -1 with why when a field is missing or bad.  The system figures and
- * load's I/O, load_session and the probe are optional (absent: not
- * measured, and 0). */
-int run_from_record(const struct record *r, struct run *run, char *why, size_t len);
-void run_free(struct run *run);
 
 #endif

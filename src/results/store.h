@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "results/record.h"
+#include "results/run.h"
 
 #define LABEL_MAX 64
 

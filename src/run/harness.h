@@ -7,11 +7,10 @@
 #include <stdint.h>
 
 #include "loads/load.h"
-#include "results/record.h"
+#include "results/run.h"
 #include "loads/runtype.h"
+#include "run/loadset.h"
 #include "run/workload.h"
-
-struct loadset;
 
 struct harness {
 	struct workload *wl;
@@ -30,33 +29,9 @@ struct harness {
 	void (*phase)(const char *what, const struct loadset *ls, double w0);
 };
 
-/* A started load: its processes and their counters. */
-
-/* Fork c->nprocs processes running c->ops->run and wait until every one is
- * ready.  NULL with why when one fails or dies first, or a stop signal
- * arrives (everything is then stopped and reaped). */
-struct loadset *loadset_start(struct harness *h, struct load_ctx *c, char *why, size_t len);
-/* Work units completed so far, all processes together. */
-double loadset_work(const struct loadset *ls);
-/* CPU time (user + system) of all processes since loadset_mark(), in ns,
- * from their CPU-time clocks; -1 when a process's cannot be read (it died).
- * Call it when the window ends: a process's teardown is not the load's. */
-int64_t loadset_cpu_ns(const struct loadset *ls);
-/* The processes' pids (allocated), their number in *n. */
-pid_t *loadset_pids(const struct loadset *ls, size_t *n);
-/* 0 while every process lives; else -1 with what happened in why. */
-int loadset_check(struct loadset *ls, char *why, size_t len);
-/* Stop (SIGTERM, grace, SIGKILL), reap with wait4 and free.  Returns 0,
- * or -1 with why when a process failed. */
-int loadset_stop(struct loadset *ls, char *why, size_t len);
-/* Start counting CPU and I/O from now (per process, from its CPU-time
- * clock and /proc/PID/io). */
-void loadset_mark(struct loadset *ls);
-/* The I/O of all processes since loadset_mark(), from /proc/PID/io of the
- * live processes (a reaped child's counters are not reliably folded into
- * anyone's), so call it before loadset_stop().  0, or -1 with every field
- * -1 when a process's counters cannot be read. */
-int loadset_io(const struct loadset *ls, struct load_io *io);
+/* The options of the loadsets h starts: its grace, ready timeout, nice
+ * and session. */
+struct loadset_opts harness_load_opts(const struct harness *h);
 
 /* One run of type rt (c: its load context, or NULL): clean, setup, flush,
  * load, lead time, timed build, stop.  Fills the figures, validity and

@@ -17,62 +17,13 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "run/harness.h"
 #include "loads/load.h"
+#include "run/loadset.h"
 #include "lib/proc.h"
-#include "results/record.h"
 #include "run/probe.h"
 #include "lib/util.h"
 
 #define MS INT64_C(1000000)
-
-#define US INT64_C(1000)
-
-const struct probe_task probe_tasks[PROBE_TASKS] = {
-	[PROBE_AUDIO] = { "audio", 5 * MS, 0, 0 },
-	[PROBE_VIDEO] = { "video", 16666667, 0, 0 },
-	[PROBE_INPUT] = { "input", 0, 10 * MS, 100 * MS },
-};
-
-/* light: on by default, so it must cost the build next to nothing (at most
- * 2 % of one CPU) and still ask what a scheduler decides: how soon a
- * sleeper that wakes runs, and whether a short piece of work is done
- * before its next deadline (EEVDF's lag and slices, sched_ext's policies).
- *	audio 20 us every 5 ms	  200/s x 20 us  = 4.0 ms/s  0.40 %
- *	video 50 us a frame	   60/s x 50 us  = 3.0 ms/s  0.30 %
- *	input 50 us an event	 18.2/s x 50 us  = 0.9 ms/s  0.09 %
- * (input's mean period is 55 ms): 0.79 % of one CPU of work.  The ~280
- * wakeups a second themselves (timer, switch, clock reads) come on top,
- * some 25 us a wakeup on a busy 2-CPU VM.  With video at 100 us (1.09 % of
- * work) bench/probe.sh measured the probe at 1.8 to 1.9 % of one CPU on a
- * quiet machine, at the 2 % ceiling, and 28 rounds put its cost to the
- * build at 2.4 % (0.997 to 1.052): hence 50 us, which keeps every wakeup
- * and halves the largest piece of work.  20 us is a small mixing step,
- * 50 us composing a frame that was decoded elsewhere (by a GPU or another
- * thread), 50 us handling an event; each is far above the clock's
- * resolution, so a task that is preempted in its work shows as a miss, not
- * as noise.
- *
- * full: interbench's weights, a desktop that needs the CPU: audio 5 % of
- * its period, video 40 % of a frame (a player that decodes), input 1 ms:
- * about 47 % of one CPU, which shows whether such a player keeps up under
- * a load, and costs the build as much. */
-const struct probe_profile probe_profiles[PROBE_PROFILES] = {
-	[PROBE_NONE] = { "none", { 0, 0, 0 } },
-	[PROBE_LIGHT] = { "light", { 20 * US, 50 * US, 50 * US } },
-	[PROBE_FULL] = { "full", { 250 * US, 6666667, 1 * MS } },
-};
-
-_Static_assert(sizeof(((struct run *)0)->probe_work_ns) == PROBE_TASKS * sizeof(int64_t),
-	       "a run keeps a work figure per probe task");
-
-int probe_profile_parse(const char *name)
-{
-	for (int i = 0; i < PROBE_PROFILES; i++)
-		if (!strcmp(name, probe_profiles[i].name))
-			return i;
-	return -1;
-}
 
 /* The window is [begin, end) on CLOCK_MONOTONIC: a deadline in it counts,
  * whenever the task gets to serve it.  Each task publishes the deadline it
@@ -85,7 +36,7 @@ struct probe_shared {
 };
 
 struct probe {
-	struct harness h;	/* the caller's, at nice 0 in contest's session */
+	struct loadset_opts o;	/* the caller's, at nice 0 in contest's session */
 	struct load_ctx c;
 	struct loadset *ls;
 	struct probe_shared *shm;
@@ -240,15 +191,14 @@ static const struct load_ops probe_ops = {
 
 /* ---- in the harness ------------------------------------------------------ */
 
-struct probe *probe_start(const struct harness *h, enum probe_profile_id profile,
+struct probe *probe_start(const struct loadset_opts *o, enum probe_profile_id profile,
 			  double iters_per_us, char *why, size_t len)
 {
 	struct probe *p = xcalloc(1, sizeof(*p));
 
-	p->h = *h;
-	p->h.load_nice = 0;
-	p->h.load_session = 0;
-	p->h.phase = NULL;
+	p->o = *o;
+	p->o.nice = 0;
+	p->o.session = 0;
 	p->iters_per_us = iters_per_us;
 	p->cpu_ns = -1;
 	p->profile = &probe_profiles[profile];
@@ -266,7 +216,7 @@ struct probe *probe_start(const struct harness *h, enum probe_profile_id profile
 	p->c.ops = &probe_ops;
 	p->c.nprocs = PROBE_TASKS;
 	p->c.priv = p;
-	p->ls = loadset_start(&p->h, &p->c, why, len);
+	p->ls = loadset_start(&p->o, &p->c, why, len);
 	if (!p->ls) {
 		munmap(p->shm, sizeof(*p->shm));
 		free(p);
@@ -331,97 +281,6 @@ int probe_stop(struct probe *p, struct probe_stats *out, int64_t *cpu_ns, char *
 	munmap(p->shm, sizeof(*p->shm));
 	free(p);
 	return ret;
-}
-
-/* ---- in a record ------------------------------------------------------------- */
-
-void probe_to_record(const struct run *run, struct record *r)
-{
-	if (!run->probe)
-		return;
-	record_setf(r, "probe_cal", "%.3f", run->probe_cal);
-	if (run->probe_cpu_ns >= 0)
-		record_set_i64(r, "probe_cpu_ns", run->probe_cpu_ns);
-	record_set(r, "probe_profile", probe_profiles[run->probe_profile].name);
-	for (unsigned i = 0; i < PROBE_TASKS; i++) {
-		const struct probe_stats *st = &run->probe[i];
-		char key[32], *h = hist_encode(&st->latency);
-
-		snprintf(key, sizeof(key), "probe_%s", probe_tasks[i].name);
-		record_set(r, key, h);
-		free(h);
-		snprintf(key, sizeof(key), "probe_%s_periods", probe_tasks[i].name);
-		record_set_i64(r, key, (int64_t)st->periods);
-		snprintf(key, sizeof(key), "probe_%s_misses", probe_tasks[i].name);
-		record_set_i64(r, key, (int64_t)st->misses);
-		snprintf(key, sizeof(key), "probe_%s_work_ns", probe_tasks[i].name);
-		record_set_i64(r, key, run->probe_work_ns[i]);
-	}
-}
-
-int probe_from_record(const struct record *r, struct run *run, char *why, size_t len)
-{
-	struct probe_stats *st;
-	const char *pname;
-	int64_t work[PROBE_TASKS];
-	double cal;
-	int64_t cpu = -1;
-	int profile = PROBE_FULL;	/* before the profiles, the only probe */
-
-	run->probe = NULL;
-	run->probe_profile = PROBE_NONE;
-	memset(run->probe_work_ns, 0, sizeof(run->probe_work_ns));
-	if (!record_get(r, "probe_cal"))
-		return 0;
-	if (record_get_double(r, "probe_cal", &cal) || !(cal > 0) || cal > 1e9 ||
-	    (record_get(r, "probe_cpu_ns") &&
-	     (record_get_i64(r, "probe_cpu_ns", &cpu) || cpu < 0)))
-		return whyf(why, len, "run record with a bad probe_cal or probe_cpu_ns");
-	if ((pname = record_get(r, "probe_profile")) &&
-	    ((profile = probe_profile_parse(pname)) <= PROBE_NONE))
-		return whyf(why, len, "run record with a bad probe_profile");
-	for (unsigned i = 0; i < PROBE_TASKS; i++) {
-		char key[32];
-
-		work[i] = probe_profiles[PROBE_FULL].work_ns[i];
-		snprintf(key, sizeof(key), "probe_%s_work_ns", probe_tasks[i].name);
-		if (!pname)
-			continue;
-		if (record_get_i64(r, key, &work[i]) || work[i] < 0)
-			return whyf(why, len, "run record with a missing or bad %s", key);
-	}
-	st = xcalloc(PROBE_TASKS, sizeof(*st));
-	for (unsigned i = 0; i < PROBE_TASKS; i++) {
-		const char *name = probe_tasks[i].name, *h;
-		char key[32], hwhy[128];
-		int64_t periods, misses;
-
-		snprintf(key, sizeof(key), "probe_%s", name);
-		if (!(h = record_get(r, key)) || hist_decode(h, &st[i].latency, hwhy, sizeof(hwhy))) {
-			free(st);
-			return whyf(why, len, "run record with a %s probe_%s%s%s", h ? "bad" : "missing",
-				    name, h ? ": " : "", h ? hwhy : "");
-		}
-		snprintf(key, sizeof(key), "probe_%s_periods", name);
-		if (record_get_i64(r, key, &periods) || periods < 0 ||
-		    (uint64_t)periods < st[i].latency.count) {
-			free(st);
-			return whyf(why, len, "run record with a missing or bad %s", key);
-		}
-		snprintf(key, sizeof(key), "probe_%s_misses", name);
-		if (record_get_i64(r, key, &misses) || misses < 0 || misses > periods) {
-			free(st);
-			return whyf(why, len, "run record with a missing or bad %s", key);
-		}
-		st[i].periods = (uint64_t)periods;
-		st[i].misses = (uint64_t)misses;
-	}
-	run->probe = st;
-	run->probe_profile = profile;
-	memcpy(run->probe_work_ns, work, sizeof(work));
-	run->probe_cal = cal;
-	run->probe_cpu_ns = cpu;
-	return 0;
 }
 
 static double ms(int64_t ns)

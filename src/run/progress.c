@@ -20,7 +20,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "run/harness.h"
+#include "run/loadset.h"
 #include "lib/proc.h"
 #include "run/progress.h"
 #include "report/report.h"

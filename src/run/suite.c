@@ -1225,6 +1225,7 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 	struct probe_stats pst[PROBE_TASKS];
 	struct probe *pr = NULL;
 	struct delays *dl;
+	struct loadset_opts lo;
 	struct loadset *ls;
 	struct run dr;
 	pid_t *pids;
@@ -1245,9 +1246,10 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 	msg("%s: starting %u process%s for %.1f s%s%s", c->ops->name, c->nprocs,
 	    c->nprocs == 1 ? "" : "es", s->cfg->seconds, s->cfg->probe ? " with the probe " : "",
 	    s->cfg->probe ? probe_profiles[s->cfg->probe].name : "");
-	ls = loadset_start(&s->h, c, why, sizeof(why));
+	lo = harness_load_opts(&s->h);
+	ls = loadset_start(&lo, c, why, sizeof(why));
 	if (ls && s->cfg->probe &&
-	    !(pr = probe_start(&s->h, s->cfg->probe, calibration, why, sizeof(why)))) {
+	    !(pr = probe_start(&lo, s->cfg->probe, calibration, why, sizeof(why)))) {
 		loadset_stop(ls, NULL, 0);
 		ls = NULL;
 	}

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "results/record.h"
+#include "results/run.h"
 
 struct delays;
 

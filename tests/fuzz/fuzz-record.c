@@ -9,6 +9,7 @@
 
 #include "fuzz.h"
 #include "results/record.h"
+#include "results/run.h"
 
 /* The same kind and fields; the order may differ, as the encoder writes
  * "v" first wherever the line had it. */
