@@ -12,7 +12,7 @@
 
 #include "run/builtin.h"
 #include "cli/cli.h"
-#include "run/probe.h"
+#include "results/latency.h"
 #include "report/report.h"
 #include "loads/runtype.h"
 #include "lib/swap.h"
