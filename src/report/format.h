@@ -64,11 +64,13 @@ char *report_row_value(const struct report *r, const struct report_row *g, const
 char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
 			size_t *count);
 
-/* ---- the formats' own pieces, for the latency tables (report-latency.c) ---- */
+/* ---- each format's escaping and numbers (format.c) ---- */
 
-/* A JSON string (NULL: null), a number (NaN: null), a test as an object. */
+/* A JSON string (NULL: null), a number (NaN: null), "name": value pairs of
+ * numbers inside an object, a test as an object. */
 void json_str(FILE *f, const char *str);
 void json_num(FILE *f, double v);
+void json_nums(FILE *f, const char *const *names, const double *v, size_t n);
 void json_test(FILE *f, const struct sigtest *t);
 /* A latency or delays document's opening: {"schema": SCHEMA, "baseline":
  * the test base, "alpha": the level (the caller goes on with ", ..."). */
@@ -85,6 +87,24 @@ void md_dashes(FILE *f, int n);
  * made fit for a key (allocated). */
 void report_put_fixed(FILE *f, double v);
 char *report_key_name(const char *name);
+
+/* The version of the keyvalue keys of the report and of report --latency
+ * (docs/formats.md), their first line. */
+#define REPORT_KEYVALUE_VERSION 2
+
+/* A keyvalue key: PREFIX TYPE "." NAME SUFFIX, with PREFIX the row's name
+ * and a dot when the report has several rows. */
+struct keyvalue_key {
+	const char *row;     /* the row's name made fit for a key, or "" */
+	const char *type;
+};
+
+/* One "key: value" line; none for a figure that does not exist (NaN). */
+void keyvalue_line(FILE *f, const struct keyvalue_key *k, const char *name, const char *suffix,
+		   double v);
+/* A test's figures after the metric's key; none when it was not made. */
+void keyvalue_test(FILE *f, const struct keyvalue_key *k, const char *metric,
+		   const struct sigtest *t);
 
 /* ---- the tables (text and markdown) ---- */
 
@@ -129,16 +149,6 @@ void report_checks(struct report_out *o, const struct report *r);
  * and swap, file system, workload, flush, probe, contest's version), a
  * line each, then a blank line. */
 void report_header(struct report_out *o, const struct report *r);
-/* Whether a run type runs a load beside the workload (a type this contest
- * does not know, from other records, is taken to). */
-int report_type_has_load(const char *type);
-
-/* The row row g is tested against in the latency and delays tables: the
- * test base's of the same workload, loads in contest's session, probe on
- * as g's; -1 when there is none (report-latency.c). */
-ptrdiff_t report_test_row(const struct report *r, size_t g);
-/* A test not made, and why. */
-void report_untested(struct sigtest *t, const char *why);
 /* One line of a legend: as it is, or (markdown) a list item, escaped. */
 void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -19,7 +19,6 @@
 #include "results/stats.h"
 #include "lib/util.h"
 
-#define LABEL_WIDTH 20
 /* Where the differences under the tables wrap in text: a mail's lines. */
 #define MAIL_WIDTH 72
 #define ALPHA_DEFAULT 0.05
@@ -39,20 +38,6 @@ int report_format_parse(const char *name, enum report_format *out)
 		}
 	}
 	return -1;
-}
-
-void format_loads(double loads, char *buf, size_t len)
-{
-	size_t n;
-
-	if (loads >= 9.95) {
-		snprintf(buf, len, "%.0f", loads);
-		return;
-	}
-	snprintf(buf, len, "%.1f", loads);
-	n = strlen(buf);
-	if (n > 2 && !strcmp(buf + n - 2, ".0"))
-		buf[n - 2] = '\0';
 }
 
 static int by_version(const void *a, const void *b)
@@ -216,7 +201,7 @@ static double mean_present(const double *v, size_t n)
 	return k ? sum / (double)k : NAN;
 }
 
-static void untested(struct sigtest *t, const char *why)
+void report_untested(struct sigtest *t, const char *why)
 {
 	t->untested = why;
 	t->w.t = t->w.df = t->w.p = t->p_holm = NAN;
@@ -280,8 +265,8 @@ static void fill_cell(const struct store *st, const struct sel *s, struct cell *
 	c->pswpout = mean_present(fig[F_PSWPOUT], n);
 	c->cpu_wait = mean_present(fig[F_WAIT], n);
 	c->io_wait = mean_present(fig[F_BLKIO], n);
-	untested(&c->t_time, NULL);
-	untested(&c->t_loads, c->has_load ? NULL : "no load");
+	report_untested(&c->t_time, NULL);
+	report_untested(&c->t_loads, c->has_load ? NULL : "no load");
 	free(v);
 }
 
@@ -639,6 +624,16 @@ int report_base_is_row(const struct report_base *b, const struct report_row *g)
 	       same_or_any(b->kernel, g->kernel);
 }
 
+ptrdiff_t report_test_row(const struct report *r, size_t g)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (report_base_is_row(&r->test_ref, &r->rows[i]) &&
+		    report_same_probe(&r->rows[i], &r->rows[g]) && !r->rows[i].load_session &&
+		    !strcmp(r->rows[i].identity, r->rows[g].identity))
+			return (ptrdiff_t)i;
+	return -1;
+}
+
 /* Divide by a noload of the same workload and configuration only: by
  * default the row's own of the same session; with --pool-noload the row's
  * own of every session, with --baseline ratio_base's of every session. */
@@ -673,10 +668,10 @@ static void welch_cell(struct report *r, struct sigtest *t, const struct summary
 		t->untested = NULL;
 		r->tests++;
 	} else if (a->n < 2 || b->n < 2) {
-		untested(t, "fewer than 2 valid runs on a side");
+		report_untested(t, "fewer than 2 valid runs on a side");
 		r->few++;
 	} else {
-		untested(t, "no spread on either side");
+		report_untested(t, "no spread on either side");
 		r->flat++;
 	}
 }
@@ -738,8 +733,8 @@ static void significance(const struct store *st, struct report *r)
 				 row->load_session == base_session;
 		if (row->reference) {
 			for (size_t t = 0; t < r->ntypes; t++) {
-				untested(&cell_at(r, g, t)->t_time, "baseline");
-				untested(&cell_at(r, g, t)->t_loads, "baseline");
+				report_untested(&cell_at(r, g, t)->t_time, "baseline");
+				report_untested(&cell_at(r, g, t)->t_loads, "baseline");
 				cell_at(r, g, t)->base = 1;
 			}
 			continue;
@@ -1011,21 +1006,6 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 }
 
 /* ---- notes under the tables ------------------------------------------------ */
-
-void report_note(struct report_out *o, const char *fmt, ...)
-{
-	va_list ap;
-	char *line;
-
-	va_start(ap, fmt);
-	line = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (!o->gap++)
-		fputc('\n', o->f);
-	o->line(o->f, line);
-	free(line);
-}
-
 
 /* Fields that differ from row to row by design, or say nothing about the
  * measurement.  The kernel is what the rows compare. */
@@ -1570,16 +1550,6 @@ const struct cell *report_noload_of(const struct report *r, size_t g)
 	return t < 0 ? NULL : report_cell(r, g, (size_t)t);
 }
 
-int report_label_width(const struct report *r)
-{
-	int w = LABEL_WIDTH;
-
-	for (size_t i = 0; i < r->nrows; i++)
-		if ((int)strlen(r->rows[i].name) > w)
-			w = (int)strlen(r->rows[i].name);
-	return w;
-}
-
 /* Per row, the coefficient of variation of its noload Times: how far apart
  * two runs of one kernel fall on this machine. */
 static void print_noise(struct report_out *o, const struct report *r)
@@ -1805,74 +1775,6 @@ void report_tables(FILE *f, const struct report *r, const struct report_opts *op
 	print_differences(&o, r);
 	if (lat)
 		latency_free(&l);
-}
-
-/* ---- the figures of a cell, by name ----------------------------------------- */
-
-/* How the Ratios chose their noload: of the run's own session, or pooled
- * over the sessions (of the row's label, or of --baseline's). */
-const char *report_ratio_noload(const struct report *r)
-{
-	return r->ratio_base || r->pool_noload ? "pooled" : "session";
-}
-
-void report_put_num(FILE *f, double v, const char *before, const char *none)
-{
-	if (isnan(v) || isinf(v))
-		fprintf(f, "%s%s", before, none);
-	else
-		fprintf(f, "%s%.10g", before, v);
-}
-
-const char *const report_metrics[REPORT_NMETRICS] = { "time", "cpu", "loads", "lcpu" };
-
-const struct summary *report_metric(const struct cell *c, size_t m)
-{
-	const struct summary *s[] = { &c->time, &c->cpu, &c->loads, &c->lcpu };
-
-	return s[m];
-}
-
-const char *const report_summary_fields[REPORT_NSUMMARY] = {
-	"mean", "sd", "min", "median", "max", "ci_lo", "ci_hi",
-};
-
-void report_summary_values(const struct summary *s, double *v)
-{
-	double half = ci_half_width(s, REPORT_LEVEL);
-
-	v[0] = s->mean;
-	v[1] = s->sd;
-	v[2] = s->min;
-	v[3] = s->median;
-	v[4] = s->max;
-	v[5] = s->mean - half;
-	v[6] = s->mean + half;
-}
-
-const char *const report_test_fields[REPORT_NTEST] = { "t", "df", "p", "p_holm" };
-
-void report_test_values(const struct sigtest *t, double *v)
-{
-	v[0] = t->w.t;
-	v[1] = t->w.df;
-	v[2] = t->w.p;
-	v[3] = t->p_holm;
-}
-
-const char *const report_system_fields[REPORT_NSYSTEM] = {
-	"loads_per_s", "cpu_total", "idle", "iowait", "majflt", "pswpin", "pswpout",
-};
-
-void report_system_values(const struct cell *c, double *v)
-{
-	v[0] = c->loads_per_s;
-	v[1] = c->cpu_total;
-	v[2] = c->idle;
-	v[3] = c->iowait;
-	v[4] = c->majflt;
-	v[5] = c->pswpin;
-	v[6] = c->pswpout;
 }
 
 static void count_invalid(const struct store *st, char *const *labels, size_t nl)

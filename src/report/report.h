@@ -123,6 +123,15 @@ struct report {
 /* Whether row g is the base's own row (its label, and its machine and
  * kernel where the base is pinned to one). */
 int report_base_is_row(const struct report_base *b, const struct report_row *g);
+/* The row row g is tested against in the latency and delays tables: the
+ * test base's of the same workload, loads in contest's session, probe on
+ * as g's; -1 when there is none. */
+ptrdiff_t report_test_row(const struct report *r, size_t g);
+/* A test not made, and why. */
+void report_untested(struct sigtest *t, const char *why);
+/* Whether a run type runs a load beside the workload (a type this contest
+ * does not know, from other records, is taken to). */
+int report_type_has_load(const char *type);
 
 /* The statistics of every shown cell.  0, or -1 with why (nothing to show,
  * a --baseline without noload). */
@@ -185,9 +194,6 @@ const char *latency_untested_why(const struct latency *l);
  * line: each row's audio and video p99 in ms, wrapped at width (0: never);
  * nothing when no row of it ran the probe. */
 void latency_p99_line(FILE *f, const struct latency *l, size_t t, int markdown, int width);
-
-/* The latency figures as keyvalue lines (report-keyvalue.c). */
-void report_latency_keyvalue(FILE *f, const struct latency *l);
 
 /* The latency probe's tables of a built report (report-latency.c) in
  * format: 0, or -1 with why when no run shown ran the probe. */
