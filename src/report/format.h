@@ -50,20 +50,6 @@ const char *report_ratio_noload(const struct report *r);
 /* The noload cell of a row, or NULL. */
 const struct cell *report_noload_of(const struct report *r, size_t g);
 
-/* Every key of the rows' environment records, in first-seen order; every
- * name of the loads' sizes in the runs of type t (every type: t == ntypes).
- * The caller frees the array, not the keys. */
-char **report_env_keys(const struct report *r, size_t *n);
-char **report_param_keys(const struct report *r, size_t t, size_t *n);
-/* A row's values of key, each distinct one once, joined by " / ", how many
- * in *count; NULL when there is none.  Raw: as stored, absent ones left
- * out; else as compared and shown.  The caller frees it. */
-char *report_row_value(const struct report *r, const struct report_row *g, const char *key,
-		       int raw, size_t *count);
-/* The same for a size the load of a row's runs of type t used. */
-char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
-			size_t *count);
-
 /* ---- each format's escaping and numbers (format.c) ---- */
 
 /* A JSON string (NULL: null), a number (NaN: null), "name": value pairs of

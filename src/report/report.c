@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/flush.h"
 #include "run/probe.h"
 #include "report/report.h"
+#include "report/report-internal.h"
 #include "report/format.h"
 #include "loads/runtype.h"
 #include "results/stats.h"
@@ -45,18 +45,7 @@ static int by_version(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int has(char *const *v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return 1;
-	return 0;
-}
-
-/* s = s + formatted */
-static void append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void append(char **s, const char *fmt, ...)
+void report_append(char **s, const char *fmt, ...)
 {
 	va_list ap;
 	char *more, *all;
@@ -120,20 +109,6 @@ static const char *kernel_of(const struct run *u)
 	return u->kernel ? u->kernel : "";
 }
 
-/* The runs of a cell: a label's valid runs of one type, of one workload
- * (NULL: any), session configuration and probe profile (-1: any), machine and
- * kernel (NULL: any). */
-struct sel {
-	const char *label;
-	const char *type;
-	const char *identity;
-	int load_session;
-	int probe;
-	const int64_t *probe_work;	/* with probe: its work per task */
-	const char *host;
-	const char *kernel;
-};
-
 /* Whether two runs or rows ran the same latency probe: the profile and the
  * work it gave each task. */
 static int same_probe(int p, const int64_t *work, int q, const int64_t *qwork)
@@ -141,7 +116,7 @@ static int same_probe(int p, const int64_t *work, int q, const int64_t *qwork)
 	return p == q && !memcmp(work, qwork, PROBE_TASKS * sizeof(*work));
 }
 
-static int selected(const struct run *u, const struct sel *s)
+int report_selected(const struct run *u, const struct sel *s)
 {
 	return u->valid && !strcmp(u->label, s->label) && !strcmp(u->type, s->type) &&
 	       (!s->identity || !strcmp(u->workload, s->identity)) &&
@@ -152,8 +127,7 @@ static int selected(const struct run *u, const struct sel *s)
 	       (!s->kernel || !strcmp(kernel_of(u), s->kernel));
 }
 
-/* The runs of row g of type type. */
-static struct sel row_sel(const struct report_row *g, const char *type)
+struct sel report_row_sel(const struct report_row *g, const char *type)
 {
 	struct sel s = { g->label, type, g->identity, g->load_session, g->probe,
 			 g->probe_work_ns, g->host, g->kernel };
@@ -231,7 +205,7 @@ static void fill_cell(const struct store *st, const struct sel *s, struct cell *
 		const struct run *u = &st->runs[i];
 		double ns = (double)u->elapsed_ns;
 
-		if (!selected(u, s))
+		if (!report_selected(u, s))
 			continue;
 		fig[F_TIME][n] = ns / (double)NS_PER_SEC;
 		fig[F_CPU][n] = (double)(u->user_ns + u->sys_ns) / ns * 100;
@@ -468,7 +442,7 @@ static size_t session_times(const struct store *st, const struct sel *s, const c
 	size_t n = 0;
 
 	for (size_t i = 0; i < st->nruns; i++)
-		if (selected(&st->runs[i], s) && !strcmp(st->runs[i].session, session))
+		if (report_selected(&st->runs[i], s) && !strcmp(st->runs[i].session, session))
 			v[n++] = (double)st->runs[i].elapsed_ns / NS_PER_SEC;
 	return n;
 }
@@ -517,7 +491,7 @@ static void session_ratio(const struct store *st, struct report *r, size_t g, si
 {
 	struct report_row *row = &r->rows[g];
 	struct cell *c = cell_at(r, g, t);
-	struct sel ls = row_sel(row, r->types[t]), ns = row_sel(row, "noload");
+	struct sel ls = report_row_sel(row, r->types[t]), ns = report_row_sel(row, "noload");
 	double *lv = xcalloc(st->nruns + 1, sizeof(double));
 	double *nv = xcalloc(st->nruns + 1, sizeof(double));
 	struct strata l = { 0 }, nl = { 0 };
@@ -527,13 +501,13 @@ static void session_ratio(const struct store *st, struct report *r, size_t g, si
 
 	/* without a noload in any session there is no Ratio either way */
 	for (size_t i = 0; i < st->nruns && !any; i++)
-		any = selected(&st->runs[i], &ns);
+		any = report_selected(&st->runs[i], &ns);
 	for (size_t i = 0; any && i < st->nruns; i++) {
 		const struct run *u = &st->runs[i];
 		struct summary sm;
 		size_t nu, nn;
 
-		if (!selected(u, &ls) || has(seen, nseen, u->session))
+		if (!report_selected(u, &ls) || has(seen, nseen, u->session))
 			continue;
 		seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
 		seen[nseen++] = u->session;
@@ -580,22 +554,6 @@ static const char *base_match(const struct store *st, const char *base, const ch
 		    !strcmp(of(&st->runs[i]), mine))
 			return mine;
 	return NULL;
-}
-
-/* The row's probe in words: its profile's name, and the work it gave each
- * task where that is not the profile's work today (records of an earlier
- * contest). */
-static char *probe_name(const struct report_row *g)
-{
-	char *s = NULL;
-
-	append(&s, "%s", probe_profiles[g->probe].name);
-	if (g->probe && memcmp(g->probe_work_ns, probe_profiles[g->probe].work_ns,
-			       sizeof(g->probe_work_ns)))
-		for (unsigned i = 0; i < PROBE_TASKS; i++)
-			append(&s, "%s %s %g us%s", i ? "," : " (work", probe_tasks[i].name,
-			       (double)g->probe_work_ns[i] / 1e3, i + 1 < PROBE_TASKS ? "" : ")");
-	return s;
 }
 
 /* The runs of base (NULL: the row's own) of type type to set beside row's:
@@ -914,7 +872,7 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 		return 0;
 	qsort(r->types, r->ntypes, sizeof(*r->types), by_rank);
 	for (size_t t = 0; t < r->ntypes; t++)
-		append(&all, "%s%s", t ? ", " : "", r->types[t]);
+		report_append(&all, "%s%s", t ? ", " : "", r->types[t]);
 	for (const char *p = o->types; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0')) {
 		int found = 0;
 
@@ -922,7 +880,7 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 			found = strlen(r->types[t]) == strcspn(p, ",") &&
 				!strncmp(r->types[t], p, strcspn(p, ","));
 		if (!found)
-			append(&missing, "%s'%.*s'", missing ? ", " : "", (int)strcspn(p, ","), p);
+			report_append(&missing, "%s'%.*s'", missing ? ", " : "", (int)strcspn(p, ","), p);
 	}
 	if (missing) {
 		whyf(why, len, "--type: no valid runs of %s in the rows shown; their run types: %s",
@@ -994,7 +952,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	r->cells = xcalloc(r->nrows * r->ntypes, sizeof(*r->cells));
 	for (size_t g = 0; g < r->nrows; g++) {
 		for (size_t t = 0; t < r->ntypes; t++) {
-			struct sel s = row_sel(&r->rows[g], r->types[t]);
+			struct sel s = report_row_sel(&r->rows[g], r->types[t]);
 
 			fill_cell(st, &s, cell_at(r, g, t));
 			if (cell_at(r, g, t)->n)
@@ -1022,191 +980,6 @@ static int ignored(const char *key)
 		if (!strcmp(key, keys[i]))
 			return 1;
 	return 0;
-}
-
-/* Control characters shown as '?': a value must not drive the terminal. */
-static char *printable(char *s)
-{
-	for (char *p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return s;
-}
-
-/* A value as compared and shown: sizes rounded (MemTotal, and the loads'
- * sizes made from it, move a little with the kernel), the boot image left
- * out of the command line (it is the kernel), control characters as '?'. */
-static char *normalised(const char *key, const char *val)
-{
-	size_t klen = strlen(key);
-
-	if ((!strcmp(key, "mem_total") || !strcmp(key, "swap_total") ||
-	     (klen > 5 && !strcmp(key + klen - 5, "_size"))) && strcmp(val, "absent")) {
-		char buf[32];
-		uint64_t v;
-
-		if (parse_u64(val, 0, UINT64_MAX, &v) == 0) {
-			format_size(v, buf, sizeof(buf));
-			return xstrdup(buf);
-		}
-	}
-	if (!strcmp(key, "cmdline")) {
-		char *out = xstrdup(val), *copy = xstrdup(val), *save = NULL;
-
-		out[0] = '\0';
-		for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-			if (!strncmp(w, "BOOT_IMAGE=", 11))
-				continue;
-			if (out[0])
-				strcat(out, " ");
-			strcat(out, w);
-		}
-		free(copy);
-		return printable(out);
-	}
-	return printable(xstrdup(val));
-}
-
-/* v[] += nv, taken, unless it is there already (then freed). */
-static void add_value(char ***v, size_t *n, char *nv)
-{
-	if (has(*v, *n, nv)) {
-		free(nv);
-		return;
-	}
-	*v = xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = nv;
-}
-
-/* v[0..n) joined by " / " and freed; NULL when n is 0. */
-static char *join_values(char **v, size_t n)
-{
-	char *all = NULL;
-
-	for (size_t i = 0; i < n; i++) {
-		append(&all, "%s%s", i ? " / " : "", v[i]);
-		free(v[i]);
-	}
-	free(v);
-	return all;
-}
-
-/* How a row's runs were flushed, as shown and compared (cacherun's none
- * left out): the distinct methods, fadvise marked partial. */
-static char *row_flush(const struct report *r, const struct report_row *g, size_t *count)
-{
-	char **vals = NULL;
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->st->nruns; i++) {
-		const struct run *u = &r->st->runs[i];
-
-		if (report_row_has(g, u) && strcmp(u->flush, "none"))
-			add_value(&vals, &n, printable(xstrdup(flush_scope(u->flush))));
-	}
-	*count = n;
-	return join_values(vals, n);
-}
-
-/* A row's values of key, each distinct one once, joined by " / ", and how
- * many there are in *count; NULL when the row has no environment record.
- * Raw: as stored, absent ones left out, for the data formats; else as
- * compared and shown, absent ones as "absent", and the flush as the runs
- * record it. */
-char *report_row_value(const struct report *r, const struct report_row *g, const char *key,
-		       int raw, size_t *count)
-{
-	char **vals = NULL;
-	size_t n = 0;
-
-	*count = 1;
-	if (!strcmp(key, "workload"))
-		return xstrdup(g->identity);
-	if (!strcmp(key, "load_session"))
-		return xstrdup(g->load_session ? "yes" : "no");
-	if (!strcmp(key, "probe"))
-		return probe_name(g);
-	if (!strcmp(key, "flush") && !raw)
-		return row_flush(r, g, count);
-	for (size_t e = 0; e < g->nenvs; e++) {
-		const char *v = record_get(g->envs[e], key);
-
-		if (raw && !v)
-			continue;
-		add_value(&vals, &n, raw ? xstrdup(v) : normalised(key, v ? v : "absent"));
-	}
-	*count = n;
-	return join_values(vals, n);
-}
-
-/* The sizes the load of a row's runs of type t used (params), each distinct
- * value once, joined by " / ", how many in *count; NULL without such runs.
- * Raw: as stored, runs without it left out; else as shown, "absent" for
- * runs recorded without it. */
-char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
-			size_t *count)
-{
-	const struct report_row *row = &r->rows[g];
-	struct sel s = row_sel(row, r->types[t]);
-	char **vals = NULL;
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->st->nruns; i++) {
-		const struct run *u = &r->st->runs[i];
-		const char *v;
-
-		if (!selected(u, &s))
-			continue;
-		v = record_get(&u->params, key);
-		if (raw && !v)
-			continue;
-		add_value(&vals, &n, raw ? xstrdup(v) : normalised(key, v ? v : "absent"));
-	}
-	*count = n;
-	return join_values(vals, n);
-}
-
-static void add_key(char ***keys, size_t *n, const char *key)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*keys)[i], key))
-			return;
-	*keys = xreallocarray(*keys, *n + 1, sizeof(**keys));
-	(*keys)[(*n)++] = (char *)key;
-}
-
-/* Every key of the rows' environment records, in first-seen order. */
-char **report_env_keys(const struct report *r, size_t *n)
-{
-	char **keys = NULL;
-
-	*n = 0;
-	for (size_t i = 0; i < r->nrows; i++)
-		for (size_t e = 0; e < r->rows[i].nenvs; e++)
-			for (size_t k = 0; k < r->rows[i].envs[e]->n; k++)
-				add_key(&keys, n, r->rows[i].envs[e]->kv[k].key);
-	return keys;
-}
-
-/* Every name of the loads' sizes in the runs of type t (every type: t ==
- * ntypes) of the rows, in first-seen order. */
-char **report_param_keys(const struct report *r, size_t t, size_t *n)
-{
-	char **keys = NULL;
-
-	*n = 0;
-	for (size_t i = 0; i < r->st->nruns; i++) {
-		const struct run *u = &r->st->runs[i];
-		int shown = 0;
-
-		if (!u->valid || (t < r->ntypes && strcmp(u->type, r->types[t])))
-			continue;
-		for (size_t g = 0; g < r->nrows && !shown; g++)
-			shown = report_row_has(&r->rows[g], u);
-		for (size_t k = 0; shown && k < u->params.n; k++)
-			add_key(&keys, n, u->params.kv[k].key);
-	}
-	return keys;
 }
 
 /* Whether row j's machine (or kernel: kernel) is that of an earlier row of
@@ -1239,7 +1012,7 @@ static void print_splits(struct report_out *o, const struct report *r)
 			size_t hosts = 0, kernels = 0;
 
 			for (size_t j = i; j <= k; j++) {
-				append(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
+				report_append(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
 				       r->rows[j].name);
 				hosts += r->rows[j].host && !seen_in(r, i, j, 0);
 				kernels += r->rows[j].kernel && !seen_in(r, i, j, 1);
@@ -1263,7 +1036,7 @@ static void print_splits(struct report_out *o, const struct report *r)
 					continue;
 				kernel = xstrdup(r->rows[j].kernel);
 				kernel[strcspn(kernel, "\n")] = ' ';	/* release version */
-				report_note(o, "%s: kernel %s", r->rows[j].name, printable(kernel));
+				report_note(o, "%s: kernel %s", r->rows[j].name, report_printable(kernel));
 				free(kernel);
 			}
 		}
@@ -1392,7 +1165,7 @@ static void difference(struct report_out *o, const struct report *r, const char 
 	for (size_t i = 0, n = 0; i < r->nrows; i++) {
 		if (!vals[i])
 			continue;
-		append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name, short_vals[i]);
+		report_append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name, short_vals[i]);
 		comma |= strchr(short_vals[i], ',') != NULL;
 		if ((int)strlen(r->rows[i].name) > w)
 			w = (int)strlen(r->rows[i].name);
@@ -1422,8 +1195,8 @@ static void print_differences(struct report_out *o, const struct report *r)
 	size_t nkeys = 0, *count = xcalloc(r->nrows, sizeof(*count));
 	int decomposed = 1, header = 0, sessions = 0, probes = 0;
 
-	add_key(&keys, &nkeys, "workload");
-	add_key(&keys, &nkeys, "flush");
+	report_add_key(&keys, &nkeys, "workload");
+	report_add_key(&keys, &nkeys, "flush");
 	for (size_t i = 0; i < r->nrows; i++) {
 		sessions |= r->rows[i].load_session;
 		probes |= r->rows[i].probe;
@@ -1436,13 +1209,13 @@ static void print_differences(struct report_out *o, const struct report *r)
 				decomposed = 0;
 			for (size_t k = 0; k < rec->n; k++)
 				if (!ignored(rec->kv[k].key))
-					add_key(&keys, &nkeys, rec->kv[k].key);
+					report_add_key(&keys, &nkeys, rec->kv[k].key);
 		}
 	}
 	if (sessions)
-		add_key(&keys, &nkeys, "load_session");
+		report_add_key(&keys, &nkeys, "load_session");
 	if (probes)
-		add_key(&keys, &nkeys, "probe");
+		report_add_key(&keys, &nkeys, "probe");
 	for (size_t k = 0; k < nkeys; k++) {
 		if (!strcmp(keys[k], "workload") && decomposed)
 			continue;

@@ -133,6 +133,21 @@ void report_untested(struct sigtest *t, const char *why);
  * does not know, from other records, is taken to). */
 int report_type_has_load(const char *type);
 
+/* What the rows were measured with (values.c).  Every key of the rows'
+ * environment records, in first-seen order; every name of the loads' sizes
+ * in the runs of type t (every type: t == ntypes).  The caller frees the
+ * array, not the keys. */
+char **report_env_keys(const struct report *r, size_t *n);
+char **report_param_keys(const struct report *r, size_t t, size_t *n);
+/* A row's values of key, each distinct one once, joined by " / ", how many
+ * in *count; NULL when there is none.  Raw: as stored, absent ones left
+ * out; else as compared and shown.  The caller frees it. */
+char *report_row_value(const struct report *r, const struct report_row *g, const char *key,
+		       int raw, size_t *count);
+/* The same for a size the load of a row's runs of type t used. */
+char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
+			size_t *count);
+
 /* The statistics of every shown cell.  0, or -1 with why (nothing to show,
  * a --baseline without noload). */
 int report_build(const struct store *st, const struct report_opts *o, struct report *r,
