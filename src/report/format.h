@@ -135,6 +135,12 @@ void report_checks(struct report_out *o, const struct report *r);
  * and swap, file system, workload, flush, probe, contest's version), a
  * line each, then a blank line. */
 void report_header(struct report_out *o, const struct report *r);
+/* Under the tables (differences.c): a line for each label whose runs split
+ * into rows, by machine, kernel, workload or configuration; then every field
+ * of the environment records, the flush and every size of a load in which
+ * the rows, or the sessions averaged in one row, were not measured alike. */
+void report_splits(struct report_out *o, const struct report *r);
+void report_differences(struct report_out *o, const struct report *r);
 /* One line of a legend: as it is, or (markdown) a list item, escaped. */
 void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
