@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-format.h - what the report's printers share (src/report*.c, and
- * runsummary.c for json_str): a format's registry entry, the figures of a
- * cell by name, the tables' columns and the notes under the tables. */
+/* format.h - what the report's printers share (and runsummary.c, json_str):
+ * a format's entry in printers.c's table, the numbers and escaping of each
+ * format and the figures of a cell by name (format.c), the tables and the
+ * notes under them. */
 #ifndef CONTEST_REPORT_FORMAT_H
 #define CONTEST_REPORT_FORMAT_H
 
@@ -47,8 +48,6 @@ void report_system_values(const struct cell *c, double *v);
 void report_put_num(FILE *f, double v, const char *before, const char *none);
 /* How the Ratios chose their noload: "session" or "pooled". */
 const char *report_ratio_noload(const struct report *r);
-/* The noload cell of a row, or NULL. */
-const struct cell *report_noload_of(const struct report *r, size_t g);
 
 /* ---- each format's escaping and numbers (format.c) ---- */
 

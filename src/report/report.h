@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report.h - the contest tables: cells from stored runs, their statistics,
- * and the printers (text and markdown tables, csv and json data; one a file,
- * src/report-*.c, registered in report.c). */
+/* report.h - the contest tables: the report's model (report.c: cells from
+ * stored runs, their statistics) and the ways to print it (the formats, one
+ * printer a file, listed in printers.c; the latency and delays tables). */
 #ifndef CONTEST_REPORT_H
 #define CONTEST_REPORT_H
 
@@ -153,6 +153,8 @@ char *report_cell_param(const struct report *r, size_t g, size_t t, const char *
 int report_build(const struct store *st, const struct report_opts *o, struct report *r,
 		 char *why, size_t len);
 const struct cell *report_cell(const struct report *r, size_t row, size_t type);
+/* The noload cell of a row, or NULL. */
+const struct cell *report_noload_of(const struct report *r, size_t g);
 /* Whether run u is one of row g's: a valid run of its label, workload and
  * configuration (loads' session, probe). */
 int report_row_has(const struct report_row *g, const struct run *u);
