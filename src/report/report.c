@@ -77,19 +77,6 @@ int report_type_has_load(const char *type)
 
 /* ---- cells --------------------------------------------------------------- */
 
-/* The machine a run was measured on (store_load() sets it; runs made
- * otherwise have none). */
-static const char *host_of(const struct run *u)
-{
-	return u->host ? u->host : "";
-}
-
-/* The kernel it ran on, "RELEASE\nVERSION" (the same). */
-static const char *kernel_of(const struct run *u)
-{
-	return u->kernel ? u->kernel : "";
-}
-
 /* Whether two runs or rows ran the same latency probe: the profile and the
  * work it gave each task. */
 static int same_probe(int p, const int64_t *work, int q, const int64_t *qwork)
@@ -225,301 +212,17 @@ static void fill_cell(const struct store *st, const struct sel *s, struct cell *
 	free(v);
 }
 
-/* ---- rows ------------------------------------------------------------------ */
-
-static int has_session(const struct store *st, const struct report_row *g, const char *session)
-{
-	for (size_t i = 0; i < st->nruns; i++) {
-		const struct run *u = &st->runs[i];
-
-		if (!strcmp(u->session, session) && report_row_has(g, u))
-			return 1;
-	}
-	return 0;
-}
-
-/* The distinct machines (or kernels: of) of a label's valid runs, those of
- * sessions without an environment record left out; how many in *n.  The
- * caller frees the array. */
-static char **label_values(const struct store *st, const char *label,
-			   const char *(*of)(const struct run *), size_t *n)
-{
-	char **v = NULL;
-
-	*n = 0;
-	for (size_t i = 0; i < st->nruns; i++) {
-		const struct run *u = &st->runs[i];
-
-		if (!u->valid || strcmp(u->label, label) || !*of(u) || has(v, *n, (char *)of(u)))
-			continue;
-		v = xreallocarray(v, *n + 1, sizeof(*v));
-		v[(*n)++] = (char *)of(u);
-	}
-	return v;
-}
-
-/* The hostname of a machine ("HOSTNAME\nCPU MODEL"), or the release of a
- * kernel ("RELEASE\nVERSION"), into buf. */
-static const char *first_line(const char *host, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.*s", (int)strcspn(host, "\n"), host);
-	return buf;
-}
-
-/* How a kernel of a label's several is named after "label@": its release
- * where no other has it, else the release and the build number that starts
- * its version string ("6.1.0#2": the same tree built again), control
- * characters and spaces as '?'. */
-static char *kernel_tag(const char *kernel, char *const *all, size_t nall)
-{
-	const char *version = kernel + strcspn(kernel, "\n");
-	char rel[128], other[128], *tag;
-	size_t same = 0;
-
-	first_line(kernel, rel, sizeof(rel));
-	for (size_t i = 0; i < nall; i++)
-		same += !strcmp(first_line(all[i], other, sizeof(other)), rel);
-	if (*version)
-		version++;
-	if (same > 1 && version[0] == '#')
-		tag = xasprintf("%s%.*s", rel, (int)strcspn(version, " "), version);
-	else
-		tag = xstrdup(rel);
-	for (char *p = tag; *p; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f)
-			*p = '?';
-	return tag;
-}
-
-/* A label's rows from several machines are named by their hostnames,
- * where those tell the machines apart, and from several kernels by
- * kernel_tag(), so that the name can be given back as a label; rows that
- * share a name are then numbered, "label (k)" or "label@HOSTNAME (k)". */
-static void name_rows(struct report_row *g, size_t first, size_t n, char **hosts,
-		      size_t nhosts, char **kernels, size_t nkernels)
-{
-	int by_host = nhosts > 1;
-	char a[256], b[256];
-
-	for (size_t i = 0; i < nhosts && by_host; i++) {
-		by_host = first_line(hosts[i], a, sizeof(a))[0] != '\0';
-		for (size_t j = 0; j < i && by_host; j++)
-			by_host = strcmp(a, first_line(hosts[j], b, sizeof(b)));
-	}
-	/* runs of no known machine or kernel: the label */
-	for (size_t k = first; k < n; k++) {
-		g[k].name = by_host && *g[k].host ? xasprintf("%s@%s", g[k].label,
-							      first_line(g[k].host, a, sizeof(a)))
-						  : xstrdup(g[k].label);
-		if (nkernels > 1 && *g[k].kernel) {
-			char *tag = kernel_tag(g[k].kernel, kernels, nkernels);
-			char *name = xasprintf("%s@%s", g[k].name, tag);
-
-			free(tag);
-			free(g[k].name);
-			g[k].name = name;
-		}
-	}
-	for (size_t k = first; k < n; k++) {
-		size_t same = 0, nth = 0;
-		char *name;
-
-		/* the names without a number, compared up to " (" */
-		for (size_t j = first; j < n; j++) {
-			size_t lj = strcspn(g[j].name, " "), lk = strcspn(g[k].name, " ");
-			int alike = lj == lk && !strncmp(g[j].name, g[k].name, lk);
-
-			same += alike;
-			nth += alike && j <= k;
-		}
-		if (same < 2)
-			continue;
-		name = xasprintf("%s (%zu)", g[k].name, nth);
-		free(g[k].name);
-		g[k].name = name;
-	}
-}
-
-/* One row per label, configuration and, where the label's runs come from
- * several machines or kernels, machine and kernel, with valid runs; labels
- * in the given order, a label's rows in the order they were first run. */
-static struct report_row *make_rows(const struct store *st, char **labels, size_t nlabels,
-				    size_t *out)
-{
-	struct report_row *g = NULL;
-	size_t n = 0;
-
-	for (size_t l = 0; l < nlabels; l++) {
-		size_t first = n, nhosts, nkernels;
-		char **hosts = label_values(st, labels[l], host_of, &nhosts);
-		char **kernels = label_values(st, labels[l], kernel_of, &nkernels);
-
-		for (size_t i = 0; i < st->nruns; i++) {
-			const struct run *u = &st->runs[i];
-			int seen = 0;
-
-			if (!u->valid || strcmp(u->label, labels[l]))
-				continue;
-			for (size_t k = first; k < n && !seen; k++)
-				seen = report_row_has(&g[k], u);
-			if (seen)
-				continue;
-			g = xreallocarray(g, n + 1, sizeof(*g));
-			memset(&g[n], 0, sizeof(*g));
-			g[n].label = labels[l];
-			g[n].identity = u->workload;
-			g[n].load_session = u->load_session;
-			g[n].probe = u->probe_profile;
-			memcpy(g[n].probe_work_ns, u->probe_work_ns, sizeof(g[n].probe_work_ns));
-			g[n].host = nhosts > 1 ? host_of(u) : NULL;
-			g[n].kernel = nkernels > 1 ? kernel_of(u) : NULL;
-			n++;
-		}
-		name_rows(g, first, n, hosts, nhosts, kernels, nkernels);
-		free(hosts);
-		free(kernels);
-	}
-	for (size_t k = 0; k < n; k++) {
-		char **seen = NULL;
-
-		for (size_t i = 0; i < st->nruns; i++) {
-			const struct run *u = &st->runs[i];
-
-			if (!report_row_has(&g[k], u) || has(seen, g[k].nsessions, u->session))
-				continue;
-			seen = xreallocarray(seen, g[k].nsessions + 1, sizeof(*seen));
-			seen[g[k].nsessions++] = u->session;
-		}
-		free(seen);
-		for (size_t e = 0; e < st->nenvs; e++) {
-			const char *label = record_get(&st->envs[e], "label");
-			const char *session = record_get(&st->envs[e], "session");
-
-			if (!label || !session || strcmp(label, g[k].label) ||
-			    !has_session(st, &g[k], session))
-				continue;
-			g[k].envs = xreallocarray(g[k].envs, g[k].nenvs + 1, sizeof(*g[k].envs));
-			g[k].envs[g[k].nenvs++] = &st->envs[e];
-		}
-	}
-	*out = n;
-	return g;
-}
-
 const struct cell *report_cell(const struct report *r, size_t row, size_t type)
 {
 	return &r->cells[row * r->ntypes + type];
 }
 
-static struct cell *cell_at(struct report *r, size_t row, size_t type)
+struct cell *report_cell_at(struct report *r, size_t row, size_t type)
 {
 	return &r->cells[row * r->ntypes + type];
 }
 
-/* The Times of the selected runs of one session, into v; how many. */
-static size_t session_times(const struct store *st, const struct sel *s, const char *session,
-			    double *v)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < st->nruns; i++)
-		if (report_selected(&st->runs[i], s) && !strcmp(st->runs[i].session, session))
-			v[n++] = (double)st->runs[i].elapsed_ns / NS_PER_SEC;
-	return n;
-}
-
-/* Runs pooled over sessions: how many, in how many sessions, their sum,
- * and the sum of squares within the sessions. */
-struct strata {
-	size_t n, k;
-	double sum, ss;
-};
-
-static void stratum_add(struct strata *a, const double *v, size_t n)
-{
-	struct summary sm;
-
-	summarise(v, n, &sm);
-	a->n += n;
-	a->k++;
-	a->sum += sm.mean * (double)n;
-	if (n > 1)
-		a->ss += sm.sd * sm.sd * (double)(n - 1);
-}
-
-/* A summary standing for a mean whose variance is var_mean, with df
- * degrees of freedom, as ratio_interval() reads one (sd^2 / n, n - 1). */
-static void stand_in(struct summary *s, double mean, double var_mean, size_t df)
-{
-	s->n = df + 1;
-	s->mean = mean;
-	s->sd = df ? sqrt(var_mean * (double)s->n) : NAN;
-	s->min = s->median = s->max = NAN;
-}
-
-/* The Ratio over the noload of each run's own session.  With L_i the
- * cell's Times and N_s the mean noload Time of session s, n_s of the
- * cell's runs in it: Ratio = mean L / N*, N* = sum_s n_s N_s / n, the
- * noload weighted as the cell's runs are.  Fieller's interval from the
- * variances within the sessions (a session may shift every Time; the
- * noise is what varies inside it): var(mean L) = s_L^2 / n and var(N*) =
- * s_N^2 sum_s (n_s / n)^2 / m_s, with m_s noload runs in s and s_L, s_N
- * pooled within the sessions with n - k and m - k degrees of freedom.  One
- * session gives mean L / mean N and the interval of two samples.  Runs of
- * sessions without a noload are left out of the Ratio (and counted, where
- * another session has one). */
-static void session_ratio(const struct store *st, struct report *r, size_t g, size_t t)
-{
-	struct report_row *row = &r->rows[g];
-	struct cell *c = cell_at(r, g, t);
-	struct sel ls = report_row_sel(row, r->types[t]), ns = report_row_sel(row, "noload");
-	double *lv = xcalloc(st->nruns + 1, sizeof(double));
-	double *nv = xcalloc(st->nruns + 1, sizeof(double));
-	struct strata l = { 0 }, nl = { 0 };
-	double nstar = 0, q = 0;
-	char **seen = NULL;
-	size_t nseen = 0, any = 0;
-
-	/* without a noload in any session there is no Ratio either way */
-	for (size_t i = 0; i < st->nruns && !any; i++)
-		any = report_selected(&st->runs[i], &ns);
-	for (size_t i = 0; any && i < st->nruns; i++) {
-		const struct run *u = &st->runs[i];
-		struct summary sm;
-		size_t nu, nn;
-
-		if (!report_selected(u, &ls) || has(seen, nseen, u->session))
-			continue;
-		seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
-		seen[nseen++] = u->session;
-		nu = session_times(st, &ls, u->session, lv);
-		nn = session_times(st, &ns, u->session, nv);
-		if (!nn) {
-			c->unpaired += nu;
-			row->unpaired += nu;
-			continue;
-		}
-		summarise(nv, nn, &sm);
-		nstar += (double)nu * sm.mean;
-		q += (double)nu * (double)nu / (double)nn;
-		stratum_add(&l, lv, nu);
-		stratum_add(&nl, nv, nn);
-	}
-	if (l.n && !strcmp(r->types[t], "noload")) {
-		c->ratio = 1;	/* every run over its own session's noload: 1, no interval */
-	} else if (l.n) {
-		struct summary a, b;
-		double n = (double)l.n;
-		size_t dfa = l.n - l.k, dfb = nl.n - nl.k;
-
-		stand_in(&a, l.sum / n, dfa ? l.ss / (double)dfa / n : NAN, dfa);
-		stand_in(&b, nstar / n, dfb ? nl.ss / (double)dfb * q / (n * n) : NAN, dfb);
-		ratio_interval(&a, &b, REPORT_LEVEL, &c->ratio, &c->ratio_lo, &c->ratio_hi);
-	}
-	free(seen);
-	free(lv);
-	free(nv);
-}
+/* ---- Ratios -------------------------------------------------------------- */
 
 /* The machine (or kernel: of) of a row's runs, mine, that base's (another
  * label, or NULL: the row's own) are taken from: the row's, where base has
@@ -579,12 +282,12 @@ ptrdiff_t report_test_row(const struct report *r, size_t g)
 static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 {
 	const struct report_row *row = &r->rows[g];
-	struct cell *c = cell_at(r, g, t), nl;
+	struct cell *c = report_cell_at(r, g, t), nl;
 	struct sel s = base_sel(st, r->ratio_base ? &r->ratio_ref : NULL, row, "noload",
 				row->load_session);
 
 	if (!r->ratio_base && !r->pool_noload) {
-		session_ratio(st, r, g, t);
+		report_session_ratio(st, r, g, t);
 		return;
 	}
 	fill_cell(st, &s, &nl);
@@ -599,6 +302,8 @@ static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 		ratio_interval(&c->time, &nl.time, REPORT_LEVEL, &c->ratio, &c->ratio_lo,
 			       &c->ratio_hi);
 }
+
+/* ---- tests against the test base ----------------------------------------- */
 
 static void welch_cell(struct report *r, struct sigtest *t, const struct summary *a,
 		       const struct summary *b)
@@ -621,14 +326,14 @@ static void adjust(struct report *r, size_t g, int loads)
 	double *p = xcalloc(r->ntypes, sizeof(*p));
 
 	for (size_t t = 0; t < r->ntypes; t++) {
-		struct cell *c = cell_at(r, g, t);
+		struct cell *c = report_cell_at(r, g, t);
 		struct sigtest *s = loads ? &c->t_loads : &c->t_time;
 
 		p[t] = c->n && !s->untested ? s->w.p : NAN;
 	}
 	holm_adjust(p, p, r->ntypes);
 	for (size_t t = 0; t < r->ntypes; t++) {
-		struct cell *c = cell_at(r, g, t);
+		struct cell *c = report_cell_at(r, g, t);
 		struct sigtest *s = loads ? &c->t_loads : &c->t_time;
 
 		s->p_holm = p[t];
@@ -672,15 +377,15 @@ static void significance(const struct store *st, struct report *r)
 				 row->load_session == base_session;
 		if (row->reference) {
 			for (size_t t = 0; t < r->ntypes; t++) {
-				report_untested(&cell_at(r, g, t)->t_time, "baseline");
-				report_untested(&cell_at(r, g, t)->t_loads, "baseline");
-				cell_at(r, g, t)->base = 1;
+				report_untested(&report_cell_at(r, g, t)->t_time, "baseline");
+				report_untested(&report_cell_at(r, g, t)->t_loads, "baseline");
+				report_cell_at(r, g, t)->base = 1;
 			}
 			continue;
 		}
 		r->compared++;
 		for (size_t t = 0; t < r->ntypes; t++) {
-			struct cell *c = cell_at(r, g, t), ref;
+			struct cell *c = report_cell_at(r, g, t), ref;
 			struct sel s = base_sel(st, &r->test_ref, row, r->types[t], base_session);
 
 			if (!c->n)
@@ -697,6 +402,8 @@ static void significance(const struct store *st, struct report *r)
 	}
 }
 
+/* ---- the labels, rows and run types shown; the build --------------------- */
+
 void report_free(struct report *r)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -708,15 +415,6 @@ void report_free(struct report *r)
 	free(r->labels);
 	free(r->types);
 	memset(r, 0, sizeof(*r));
-}
-
-/* Whether arg names a row of label: "label@..." or "label (k)", as
- * name_rows() names a label's rows. */
-static int names_row_of(const char *arg, const char *label)
-{
-	size_t n = strlen(label);
-
-	return !strncmp(arg, label, n) && (arg[n] == '@' || arg[n] == ' ');
 }
 
 /* The base named: a label with runs, or a row's name, pinned to that row's
@@ -734,9 +432,9 @@ static int resolve_base(const struct store *st, const char *name, struct report_
 		struct report_row *g;
 		size_t n;
 
-		if (!names_row_of(name, label))
+		if (!report_names_row_of(name, label))
 			continue;
-		g = make_rows(st, &label, 1, &n);
+		g = report_make_rows(st, &label, 1, &n);
 		for (size_t k = 0; k < n; k++) {
 			if (!b->label && !strcmp(g[k].name, name))
 				*b = (struct report_base){ label, g[k].host, g[k].kernel };
@@ -764,7 +462,7 @@ static int select_labels(const struct store *st, const struct report_opts *o,
 		int row = 0;
 
 		for (size_t l = 0; l < r->nlabels && !row; l++)
-			row = names_row_of(o->labels[i], r->labels[l]);
+			row = report_names_row_of(o->labels[i], r->labels[l]);
 		if (row || has(r->labels, r->nlabels, o->labels[i]))
 			continue;
 		k = (size_t)snprintf(why, len, "no valid runs stored for label '%s' (labels with "
@@ -779,7 +477,7 @@ static int select_labels(const struct store *st, const struct report_opts *o,
 		int asked = has(o->labels, o->nlabels, r->labels[i]);
 
 		for (size_t a = 0; a < o->nlabels && !asked; a++)
-			asked = names_row_of(o->labels[a], r->labels[i]);
+			asked = report_names_row_of(o->labels[a], r->labels[i]);
 		if (asked)
 			r->labels[k++] = r->labels[i];
 	}
@@ -801,7 +499,7 @@ static void keep_rows(struct report *r, const struct report_opts *o)
 		for (size_t g = 0; g < r->nrows && !found; g++)
 			found = !strcmp(r->rows[g].name, o->labels[a]);
 		for (size_t l = 0; l < r->nlabels && !found; l++) {
-			if (names_row_of(o->labels[a], r->labels[l])) {
+			if (report_names_row_of(o->labels[a], r->labels[l])) {
 				msg("no row named '%s'", o->labels[a]);
 				found = 1;
 			}
@@ -928,21 +626,23 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	r->ratio_base = o->baseline;
 	r->pool_noload = o->pool_noload;
 	r->test_base = test_base(r, o, &r->test_ref);
-	r->rows = make_rows(st, r->labels, r->nlabels, &r->nrows);
+	r->rows = report_make_rows(st, r->labels, r->nlabels, &r->nrows);
 	keep_rows(r, o);
 	r->cells = xcalloc(r->nrows * r->ntypes, sizeof(*r->cells));
 	for (size_t g = 0; g < r->nrows; g++) {
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct sel s = report_row_sel(&r->rows[g], r->types[t]);
 
-			fill_cell(st, &s, cell_at(r, g, t));
-			if (cell_at(r, g, t)->n)
+			fill_cell(st, &s, report_cell_at(r, g, t));
+			if (report_cell_at(r, g, t)->n)
 				ratio(st, r, g, t);
 		}
 	}
 	significance(st, r);
 	return 0;
 }
+
+/* ---- what the printers ask of a built report ----------------------------- */
 
 const char *report_untested_why(const struct report *r)
 {
