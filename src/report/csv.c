@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-csv.c - the report as csv (RFC 4180): one line per row and run
+/* csv.c - the report as csv (RFC 4180): one line per row and run
  * type, every figure of the cell, then the row's environment. */
 #include "config.h"
 

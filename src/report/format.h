@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* format.h - what the report's printers share (and runsummary.c, json_str):
- * a format's entry in printers.c's table, the numbers and escaping of each
- * format and the figures of a cell by name (format.c), the tables and the
- * notes under them. */
+ * a format's entry in printers.c's table; the numbers and escaping of each
+ * format, the figures of a cell by name and the notes' plumbing (format.c);
+ * the tables and what goes under them. */
 #ifndef CONTEST_REPORT_FORMAT_H
 #define CONTEST_REPORT_FORMAT_H
 
@@ -11,7 +11,7 @@
 
 #include "report/report.h"
 
-/* One output format: report.c lists them in enum report_format's order. */
+/* One output format: printers.c lists them in enum report_format's order. */
 struct report_printer {
 	const char *name;
 	void (*print)(FILE *f, const struct report *r, const struct report_opts *o);
@@ -23,7 +23,7 @@ extern const struct report_printer report_format_csv;
 extern const struct report_printer report_format_json;
 extern const struct report_printer report_format_keyvalue;
 
-/* ---- the figures of a cell, by name (the data formats) ---- */
+/* ---- the figures of a cell, by name (the data formats; format.c) ---- */
 
 #define REPORT_NMETRICS 4
 #define REPORT_NSUMMARY 7
@@ -91,22 +91,7 @@ void keyvalue_line(FILE *f, const struct keyvalue_key *k, const char *name, cons
 void keyvalue_test(FILE *f, const struct keyvalue_key *k, const char *metric,
 		   const struct sigtest *t);
 
-/* ---- the tables (text and markdown) ---- */
-
-/* at least the most pick_columns() picks: 11 with --stats, 9 more with --columns */
-#define REPORT_MAX_COLUMNS 24
-#define REPORT_CELL_TEXT 48
-
-/* One run type's table: the columns' headers and least widths (the header's
- * at least), the text of every cell ("" where the row has no runs of the
- * type) and whether a '*' follows it, [row * ncols + column]. */
-struct report_table {
-	size_t ncols;
-	const char *head[REPORT_MAX_COLUMNS];
-	int width[REPORT_MAX_COLUMNS];
-	char (*text)[REPORT_CELL_TEXT];
-	char *mark;
-};
+/* ---- the label column, the notes and legends (format.c) ---- */
 
 /* The width of the label column: the longest row name, 20 at least. */
 int report_label_width(const struct report *r);
@@ -123,14 +108,35 @@ struct report_out {
 /* One note under the tables, as the format writes it; the first is set off
  * by a blank line. */
 void report_note(struct report_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Notes on what a reader would notice in the runs (report-checks.c): a
+/* One line of a legend: as it is, or (markdown) a list item, escaped. */
+void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- the tables (text and markdown) and what goes under them ---- */
+
+/* at least the most pick_columns() picks: 11 with --stats, 9 more with --columns */
+#define REPORT_MAX_COLUMNS 24
+#define REPORT_CELL_TEXT 48
+
+/* One run type's table: the columns' headers and least widths (the header's
+ * at least), the text of every cell ("" where the row has no runs of the
+ * type) and whether a '*' follows it, [row * ncols + column]. */
+struct report_table {
+	size_t ncols;
+	const char *head[REPORT_MAX_COLUMNS];
+	int width[REPORT_MAX_COLUMNS];
+	char (*text)[REPORT_CELL_TEXT];
+	char *mark;
+};
+
+/* Notes on what a reader would notice in the runs (checks.c): a
  * load's Ratio below 0.9, a noload slower than its session's loaded runs or
  * with far less CPU than the row's other runs, a run far outside its rounds
  * (median absolute deviation), each naming the run; and, for a row with
  * such a note and a session with one noload, that the next suite should run
  * -n 3 or more. */
 void report_checks(struct report_out *o, const struct report *r);
-/* report --header (report-header.c): what the rows' runs share (CPU, RAM
+/* report --header (header.c): what the rows' runs share (CPU, RAM
  * and swap, file system, workload, flush, probe, contest's version), a
  * line each, then a blank line. */
 void report_header(struct report_out *o, const struct report *r);
@@ -140,17 +146,14 @@ void report_header(struct report_out *o, const struct report *r);
  * the rows, or the sessions averaged in one row, were not measured alike. */
 void report_splits(struct report_out *o, const struct report *r);
 void report_differences(struct report_out *o, const struct report *r);
-/* One line of a legend: as it is, or (markdown) a list item, escaped. */
-void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
-/* Run type t's table as text, as markdown (report --delays too): a row per
- * row with valid runs of t. */
+/* Run type t's table as text (text.c), as markdown (markdown.c; report
+ * --delays too): a row per row with valid runs of t. */
 void report_text_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
 void report_md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
 
 /* Every run type's table, in order, through table(); the notes under the
- * mem_load table and under them all through line(). */
+ * mem_load table and under them all through line() (tables.c). */
 void report_tables(FILE *f, const struct report *r, const struct report_opts *o,
 		   void (*table)(FILE *f, const struct report *r, size_t t,
 				 struct report_table *tb),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-json.c - the report as json: every figure of every cell, the
+/* json.c - the report as json: every figure of every cell, the
  * rows' environment records whole. */
 #include "config.h"
 

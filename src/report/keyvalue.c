@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-keyvalue.c - the report as "key: value" lines, one per figure, the
+/* keyvalue.c - the report as "key: value" lines, one per figure, the
  * shape the parse scripts of test engines (LKP) emit: numbers only, keys
  * without spaces, a figure that does not exist left out.  By default the
  * measurements only (Time, CPU%, Loads, LCPU%, Ratio), which an engine

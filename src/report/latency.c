@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-latency.c - `contest report --latency`: the latency probe's tables.
+/* latency.c - `contest report --latency`: the latency probe's tables.
  *
  * For every run type, the report's rows whose runs ran the probe (`contest
  * run --probe`), in the same order and with the same names as the main
@@ -17,7 +17,7 @@
  *
  * Text and markdown print tables; csv one line per row, run type and task;
  * json one document (docs/formats.md: schema contest-latency/2); keyvalue
- * a line per figure (report-keyvalue.c). */
+ * a line per figure. */
 #include "config.h"
 
 #include <math.h>

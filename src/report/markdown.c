@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-markdown.c - the report as markdown: the same tables as pipe
+/* markdown.c - the report as markdown: the same tables as pipe
  * tables, the notes as a list. */
 #include "config.h"
 

@@ -31,7 +31,7 @@ struct report_opts {
 	int stats;              /* spread and intervals in the tables */
 	int columns;            /* the system figures in the tables */
 	int latency;            /* the latency probe's tables instead */
-	int delays;             /* the delays tables instead (report-delays.c) */
+	int delays;             /* the delays tables instead (delays.c) */
 	int no_latency;         /* no line of the probe's p99s under each table */
 	const char *types;      /* run types to show, comma-separated; NULL: all */
 	int header;             /* what the runs share above the tables: 1, -1 not,
@@ -178,7 +178,7 @@ int report_last_one_noload(const struct store *st, const char *label, const char
 int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 		 char *why, size_t len);
 
-/* The latency probe's figures (report-latency.c): one task's in one row's
+/* The latency probe's figures (latency.c): one task's in one row's
  * runs of one run type. */
 struct latency_cell {
 	size_t n;               /* runs with the probe */
@@ -212,19 +212,19 @@ const char *latency_untested_why(const struct latency *l);
  * nothing when no row of it ran the probe. */
 void latency_p99_line(FILE *f, const struct latency *l, size_t t, int markdown, int width);
 
-/* The latency probe's tables of a built report (report-latency.c) in
+/* The latency probe's tables of a built report (latency.c) in
  * format: 0, or -1 with why when no run shown ran the probe. */
 int report_latency_print(FILE *f, const struct report *r, enum report_format format,
 			 char *why, size_t len);
 
-/* Where the compile's time went (report-delays.c): a table per run type,
+/* Where the compile's time went (delays.c): a table per run type,
  * in format.  0, or -1 with why when no run shown recorded it. */
 int report_delays_print(FILE *f, const struct report *r, enum report_format format,
 			char *why, size_t len);
 
 /* The Loads cell: whole units from 10 up; below that one decimal, dropped
  * when it is 0, so that a slow load shows 0.4 rather than 0 and a table of
- * whole numbers reads as the 2002 ones did. */
+ * whole numbers reads as the 2002 ones did (format.c). */
 void format_loads(double loads, char *buf, size_t len);
 
 #endif
