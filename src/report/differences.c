@@ -84,7 +84,8 @@ void report_splits(struct report_out *o, const struct report *r)
 					continue;
 				kernel = xstrdup(r->rows[j].kernel);
 				kernel[strcspn(kernel, "\n")] = ' ';	/* release version */
-				report_note(o, "%s: kernel %s", r->rows[j].name, report_printable(kernel));
+				report_note(o, "%s: kernel %s", r->rows[j].name,
+					    report_printable(kernel));
 				free(kernel);
 			}
 		}

@@ -559,7 +559,8 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 			found = strlen(r->types[t]) == strcspn(p, ",") &&
 				!strncmp(r->types[t], p, strcspn(p, ","));
 		if (!found)
-			report_append(&missing, "%s'%.*s'", missing ? ", " : "", (int)strcspn(p, ","), p);
+			report_append(&missing, "%s'%.*s'", missing ? ", " : "", (int)strcspn(p, ","),
+				      p);
 	}
 	if (missing) {
 		whyf(why, len, "--type: no valid runs of %s in the rows shown; their run types: %s",
