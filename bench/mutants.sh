@@ -31,7 +31,7 @@ lcpu-teardown	src/run/loadset.c	tests/t2015-suite-lcpu-window.sh	int64_t now = p
 record-short	src/results/store.c	tests/t5011-fault-store.sh tests/t2001-suite-noload-cacherun.sh	if (!what && write_all(fd, line, strlen(line)))	if (!what && write_all(fd, line, strlen(line) - 1))
 record-torn-kept	src/results/store.c	tests/t5011-fault-store.sh tests/t5004-fault-disk-full.sh	ret = ftruncate(fd, end) || fdatasync(fd) ? -1 : 0;	ret = fdatasync(fd) ? -1 : 0;
 lock-none	src/lib/fsutil.c	tests/t5003-fault-lock.sh	if (flock(fd, LOCK_EX | LOCK_NB)) {	if (0) {
-ratio-divisor	src/report/report.c	tests/unit-report tests/t3001-report-golden.sh	stand_in(&b, nstar / n,	stand_in(&b, nstar / (n + 1),
+ratio-divisor	src/report/sessions.c	tests/unit-report tests/t3001-report-golden.sh	stand_in(&b, nstar / n,	stand_in(&b, nstar / (n + 1),
 welch-sign	src/results/stats.c	tests/unit-stats tests/t3003-report-stats.sh	w->t = (a->mean - b->mean) / sqrt(va + vb);	w->t = (a->mean + b->mean) / sqrt(va + vb);
 load-no-work	loads/process.c	tests/t4002-load-process.sh	load_progress(c, (double)++hops / HOPS_PER_UNIT);	load_progress(c, (double)(hops++ * 0) / HOPS_PER_UNIT);
 probe-window	src/run/probe.c	tests/unit-probe tests/t4009-load-probe.sh	atomic_store(&p->shm->begin_ns, mono_ns());	atomic_store(&p->shm->begin_ns, INT64_MAX - 1);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-checks.c - what a reader would notice in the runs behind the
+/* checks.c - what a reader would notice in the runs behind the
  * tables, said under them: a load's Ratio below 0.9, a noload slower than
  * its session's loaded runs or with far less CPU than the row's other runs,
  * a run far outside its rounds; and, where a session had a single noload

@@ -1,52 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-csv.c - the report as csv (RFC 4180): one line per row and run
+/* csv.c - the report as csv (RFC 4180): one line per row and run
  * type, every figure of the cell, then the row's environment. */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "report/format.h"
 #include "lib/util.h"
-
-/* A CSV field (RFC 4180): quoted when it holds a comma, a quote, a line
- * break or a space at an end, quotes doubled. */
-void csv_str(FILE *f, const char *s, int first)
-{
-	size_t n = strlen(s);
-
-	if (!first)
-		fputc(',', f);
-	if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-void csv_num(FILE *f, double v)
-{
-	report_put_num(f, v, ",", "");
-}
-
-void csv_test(FILE *f, const struct sigtest *t)
-{
-	double v[REPORT_NTEST];
-
-	report_test_values(t, v);
-	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
-		csv_num(f, v[i]);
-	csv_str(f, t->untested ? "" : t->significant ? "1" : "0", 0);
-	csv_str(f, t->untested ? t->untested : "", 0);
-}
 
 /* One line per row and run type with runs, every figure of the cell, then
  * the row's environment (a row's several sessions' values joined by " / "). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-delays.c - `contest report --delays`: where the compile's time went.
+/* delays.c - `contest report --delays`: where the compile's time went.
  *
  * For every run type, a row per row of the main tables with runs of it: the
  * compile's Time, then its tasks' seconds (taskstats.c, summed over every

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-format.h - what the report's printers share (src/report*.c, and
- * runsummary.c for json_str): a format's registry entry, the figures of a
- * cell by name, the tables' columns and the notes under the tables. */
+/* format.h - what the report's printers share (and runsummary.c, json_str):
+ * a format's entry in printers.c's table; the numbers and escaping of each
+ * format, the figures of a cell by name and the notes' plumbing (format.c);
+ * the tables and what goes under them. */
 #ifndef CONTEST_REPORT_FORMAT_H
 #define CONTEST_REPORT_FORMAT_H
 
@@ -10,7 +11,7 @@
 
 #include "report/report.h"
 
-/* One output format: report.c lists them in enum report_format's order. */
+/* One output format: printers.c lists them in enum report_format's order. */
 struct report_printer {
 	const char *name;
 	void (*print)(FILE *f, const struct report *r, const struct report_opts *o);
@@ -22,7 +23,7 @@ extern const struct report_printer report_format_csv;
 extern const struct report_printer report_format_json;
 extern const struct report_printer report_format_keyvalue;
 
-/* ---- the figures of a cell, by name (the data formats) ---- */
+/* ---- the figures of a cell, by name (the data formats; format.c) ---- */
 
 #define REPORT_NMETRICS 4
 #define REPORT_NSUMMARY 7
@@ -47,28 +48,14 @@ void report_system_values(const struct cell *c, double *v);
 void report_put_num(FILE *f, double v, const char *before, const char *none);
 /* How the Ratios chose their noload: "session" or "pooled". */
 const char *report_ratio_noload(const struct report *r);
-/* The noload cell of a row, or NULL. */
-const struct cell *report_noload_of(const struct report *r, size_t g);
 
-/* Every key of the rows' environment records, in first-seen order; every
- * name of the loads' sizes in the runs of type t (every type: t == ntypes).
- * The caller frees the array, not the keys. */
-char **report_env_keys(const struct report *r, size_t *n);
-char **report_param_keys(const struct report *r, size_t t, size_t *n);
-/* A row's values of key, each distinct one once, joined by " / ", how many
- * in *count; NULL when there is none.  Raw: as stored, absent ones left
- * out; else as compared and shown.  The caller frees it. */
-char *report_row_value(const struct report *r, const struct report_row *g, const char *key,
-		       int raw, size_t *count);
-/* The same for a size the load of a row's runs of type t used. */
-char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
-			size_t *count);
+/* ---- each format's escaping and numbers (format.c) ---- */
 
-/* ---- the formats' own pieces, for the latency tables (report-latency.c) ---- */
-
-/* A JSON string (NULL: null), a number (NaN: null), a test as an object. */
+/* A JSON string (NULL: null), a number (NaN: null), "name": value pairs of
+ * numbers inside an object, a test as an object. */
 void json_str(FILE *f, const char *str);
 void json_num(FILE *f, double v);
+void json_nums(FILE *f, const char *const *names, const double *v, size_t n);
 void json_test(FILE *f, const struct sigtest *t);
 /* A latency or delays document's opening: {"schema": SCHEMA, "baseline":
  * the test base, "alpha": the level (the caller goes on with ", ..."). */
@@ -86,22 +73,25 @@ void md_dashes(FILE *f, int n);
 void report_put_fixed(FILE *f, double v);
 char *report_key_name(const char *name);
 
-/* ---- the tables (text and markdown) ---- */
+/* The version of the keyvalue keys of the report and of report --latency
+ * (docs/formats.md), their first line. */
+#define REPORT_KEYVALUE_VERSION 2
 
-/* at least the most pick_columns() picks: 11 with --stats, 9 more with --columns */
-#define REPORT_MAX_COLUMNS 24
-#define REPORT_CELL_TEXT 48
-
-/* One run type's table: the columns' headers and least widths (the header's
- * at least), the text of every cell ("" where the row has no runs of the
- * type) and whether a '*' follows it, [row * ncols + column]. */
-struct report_table {
-	size_t ncols;
-	const char *head[REPORT_MAX_COLUMNS];
-	int width[REPORT_MAX_COLUMNS];
-	char (*text)[REPORT_CELL_TEXT];
-	char *mark;
+/* A keyvalue key: PREFIX TYPE "." NAME SUFFIX, with PREFIX the row's name
+ * and a dot when the report has several rows. */
+struct keyvalue_key {
+	const char *row;     /* the row's name made fit for a key, or "" */
+	const char *type;
 };
+
+/* One "key: value" line; none for a figure that does not exist (NaN). */
+void keyvalue_line(FILE *f, const struct keyvalue_key *k, const char *name, const char *suffix,
+		   double v);
+/* A test's figures after the metric's key; none when it was not made. */
+void keyvalue_test(FILE *f, const struct keyvalue_key *k, const char *metric,
+		   const struct sigtest *t);
+
+/* ---- the label column, the notes and legends (format.c) ---- */
 
 /* The width of the label column: the longest row name, 20 at least. */
 int report_label_width(const struct report *r);
@@ -118,38 +108,52 @@ struct report_out {
 /* One note under the tables, as the format writes it; the first is set off
  * by a blank line. */
 void report_note(struct report_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Notes on what a reader would notice in the runs (report-checks.c): a
+/* One line of a legend: as it is, or (markdown) a list item, escaped. */
+void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- the tables (text and markdown) and what goes under them ---- */
+
+/* at least the most pick_columns() picks: 11 with --stats, 9 more with --columns */
+#define REPORT_MAX_COLUMNS 24
+#define REPORT_CELL_TEXT 48
+
+/* One run type's table: the columns' headers and least widths (the header's
+ * at least), the text of every cell ("" where the row has no runs of the
+ * type) and whether a '*' follows it, [row * ncols + column]. */
+struct report_table {
+	size_t ncols;
+	const char *head[REPORT_MAX_COLUMNS];
+	int width[REPORT_MAX_COLUMNS];
+	char (*text)[REPORT_CELL_TEXT];
+	char *mark;
+};
+
+/* Notes on what a reader would notice in the runs (checks.c): a
  * load's Ratio below 0.9, a noload slower than its session's loaded runs or
  * with far less CPU than the row's other runs, a run far outside its rounds
  * (median absolute deviation), each naming the run; and, for a row with
  * such a note and a session with one noload, that the next suite should run
  * -n 3 or more. */
 void report_checks(struct report_out *o, const struct report *r);
-/* report --header (report-header.c): what the rows' runs share (CPU, RAM
+/* report --header (header.c): what the rows' runs share (CPU, RAM
  * and swap, file system, workload, flush, probe, contest's version), a
  * line each, then a blank line. */
 void report_header(struct report_out *o, const struct report *r);
-/* Whether a run type runs a load beside the workload (a type this contest
- * does not know, from other records, is taken to). */
-int report_type_has_load(const char *type);
+/* Under the tables (differences.c): a line for each label whose runs split
+ * into rows, by machine, kernel, workload or configuration; then every field
+ * of the environment records, the flush and every size of a load in which
+ * the rows, or the sessions averaged in one row, were not measured alike. */
+void report_splits(struct report_out *o, const struct report *r);
+void report_differences(struct report_out *o, const struct report *r);
 
-/* The row row g is tested against in the latency and delays tables: the
- * test base's of the same workload, loads in contest's session, probe on
- * as g's; -1 when there is none (report-latency.c). */
-ptrdiff_t report_test_row(const struct report *r, size_t g);
-/* A test not made, and why. */
-void report_untested(struct sigtest *t, const char *why);
-/* One line of a legend: as it is, or (markdown) a list item, escaped. */
-void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Run type t's table as text, as markdown (report --delays too): a row per
- * row with valid runs of t. */
+/* Run type t's table as text (text.c), as markdown (markdown.c; report
+ * --delays too): a row per row with valid runs of t. */
 void report_text_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
 void report_md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
 
 /* Every run type's table, in order, through table(); the notes under the
- * mem_load table and under them all through line(). */
+ * mem_load table and under them all through line() (tables.c). */
 void report_tables(FILE *f, const struct report *r, const struct report_opts *o,
 		   void (*table)(FILE *f, const struct report *r, size_t t,
 				 struct report_table *tb),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-header.c - report --header: what the rows' runs share, in a few
+/* header.c - report --header: what the rows' runs share, in a few
  * lines above the tables (the facts readers of the 2002 tables asked for:
  * the machine, the workload, how caches were flushed, the probe, the
  * version of contest).  What differs from row to row stays under the

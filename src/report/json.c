@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-json.c - the report as json: every figure of every cell, the
+/* json.c - the report as json: every figure of every cell, the
  * rows' environment records whole. */
 #include "config.h"
 
@@ -7,100 +7,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "results/latency.h"
 #include "report/format.h"
 #include "loads/runtype.h"
 #include "lib/util.h"
-
-/* The length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-
-	if (s[0] >= 0xf5)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* no overlong forms, surrogates or code points past U+10FFFF */
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return n;
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped, valid
- * UTF-8 kept, any other byte replaced by U+FFFD. */
-void json_str(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	while (*s) {
-		if (*s == '"' || *s == '\\') {
-			fprintf(f, "\\%c", *s++);
-		} else if (*s < 0x20 || *s == 0x7f) {
-			fprintf(f, "\\u%04x", *s++);
-		} else if (*s < 0x80) {
-			fputc(*s++, f);
-		} else {
-			size_t n = utf8_len(s);
-
-			if (n) {
-				fwrite(s, 1, n, f);
-				s += n;
-			} else {
-				fputs("\\ufffd", f);
-				s++;
-			}
-		}
-	}
-	fputc('"', f);
-}
-
-void json_num(FILE *f, double v)
-{
-	report_put_num(f, v, "", "null");
-}
-
-/* "name": value pairs of numbers, inside an object. */
-static void json_nums(FILE *f, const char *const *names, const double *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%s\"%s\": ", i ? ", " : "", names[i]);
-		json_num(f, v[i]);
-	}
-}
-
-void json_open(FILE *f, const char *schema, const struct report *r)
-{
-	fprintf(f, "{\"schema\": \"%s\", \"baseline\": ", schema);
-	json_str(f, r->test_base);
-	fputs(", \"alpha\": ", f);
-	json_num(f, r->alpha);
-}
-
-void json_test(FILE *f, const struct sigtest *t)
-{
-	double v[REPORT_NTEST];
-
-	if (t->untested) {
-		fputs("{\"untested\": ", f);
-		json_str(f, t->untested);
-		fputc('}', f);
-		return;
-	}
-	report_test_values(t, v);
-	fputc('{', f);
-	json_nums(f, report_test_fields, v, ARRAY_SIZE(v));
-	fprintf(f, ", \"significant\": %s}", t->significant ? "true" : "false");
-}
 
 /* "name": "value" of every size the cell's load used, as stored (several
  * values joined by " / "). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-latency.c - `contest report --latency`: the latency probe's tables.
+/* latency.c - `contest report --latency`: the latency probe's tables.
  *
  * For every run type, the report's rows whose runs ran the probe (`contest
  * run --probe`), in the same order and with the same names as the main
@@ -17,11 +17,10 @@
  *
  * Text and markdown print tables; csv one line per row, run type and task;
  * json one document (docs/formats.md: schema contest-latency/2); keyvalue
- * a line per figure (report-keyvalue.c). */
+ * a line per figure. */
 #include "config.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +33,6 @@
 #include "lib/util.h"
 
 #define LATENCY_SCHEMA "contest-latency/2"
-
 
 static struct latency_cell *lat_at(const struct latency *l, size_t g, size_t t, size_t k)
 {
@@ -60,13 +58,6 @@ void latency_free(struct latency *l)
 static double ms(double ns)
 {
 	return ns / 1e6;
-}
-
-void report_untested(struct sigtest *t, const char *why)
-{
-	t->untested = why;
-	t->w.t = t->w.df = t->w.p = t->p_holm = NAN;
-	t->significant = 0;
 }
 
 /* Task k's figures over row g's runs of type t. */
@@ -103,16 +94,6 @@ static void lat_fill(const struct report *r, size_t g, size_t t, size_t k, struc
 	report_untested(&out->t, NULL);
 	free(h);
 	free(v);
-}
-
-ptrdiff_t report_test_row(const struct report *r, size_t g)
-{
-	for (size_t i = 0; i < r->nrows; i++)
-		if (report_base_is_row(&r->test_ref, &r->rows[i]) &&
-		    report_same_probe(&r->rows[i], &r->rows[g]) && !r->rows[i].load_session &&
-		    !strcmp(r->rows[i].identity, r->rows[g].identity))
-			return (ptrdiff_t)i;
-	return -1;
 }
 
 static void lat_test(struct latency *l, size_t g, ptrdiff_t ref)
@@ -217,24 +198,6 @@ static void lat_text(const struct latency_cell *a, size_t c, char *buf, size_t l
 const char *latency_untested_why(const struct latency *l)
 {
 	return l->few ? "fewer than 2 runs with the probe on a side" : "no spread";
-}
-
-void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
-{
-	va_list ap;
-	char *line;
-
-	va_start(ap, fmt);
-	line = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (markdown) {
-		fputs("- ", f);
-		md_text(f, line, 0);
-	} else {
-		fputs(line, f);
-	}
-	fputc('\n', f);
-	free(line);
 }
 
 /* What a '*' means, or why no test was made, and what Miss% is. */
@@ -514,6 +477,41 @@ static void json_doc(FILE *f, const struct latency *l)
 	fputs("\n]}\n", f);
 }
 
+/* The version, then per row, run type and probe task, keys
+ * ROW.TYPE.TASK.FIGURE (ROW. as in the main keys) and the p99's test. */
+static void keyvalue_lines(FILE *f, const struct latency *l)
+{
+	const struct report *r = l->r;
+
+	fprintf(f, "keyvalue_version: %d\n", REPORT_KEYVALUE_VERSION);
+	for (size_t g = 0; g < r->nrows; g++) {
+		char *row = r->nrows > 1 ? report_key_name(r->rows[g].name) : xstrdup("");
+
+		for (size_t t = 0; t < r->ntypes; t++) {
+			const struct keyvalue_key k = { row, r->types[t] };
+
+			for (size_t i = 0; latency_shown(l, g, t) && i < PROBE_TASKS; i++) {
+				const struct latency_cell *a = latency_cell(l, g, t, i);
+				static const char *const names[] = { "runs", "wakeups", "p50_ms",
+					"p90_ms", "p99_ms", "p999_ms", "max_ms", "miss_pct" };
+				double v[] = { (double)a->n, (double)a->wakeups, a->p50, a->p90,
+					       a->p99, a->p999, a->max, a->miss };
+				char *p99 = xasprintf("%s.p99", probe_tasks[i].name);
+
+				for (size_t n = 0; n < ARRAY_SIZE(v); n++) {
+					char *name = xasprintf("%s.%s", probe_tasks[i].name, names[n]);
+
+					keyvalue_line(f, &k, name, "", v[n]);
+					free(name);
+				}
+				keyvalue_test(f, &k, p99, &a->t);
+				free(p99);
+			}
+		}
+		free(row);
+	}
+}
+
 int report_latency_print(FILE *f, const struct report *r, enum report_format format,
 			 char *why, size_t len)
 {
@@ -532,7 +530,7 @@ int report_latency_print(FILE *f, const struct report *r, enum report_format for
 		json_doc(f, &l);
 		break;
 	case REPORT_KEYVALUE:
-		report_latency_keyvalue(f, &l);
+		keyvalue_lines(f, &l);
 		break;
 	default:
 		text_tables(f, &l);

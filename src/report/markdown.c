@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-markdown.c - the report as markdown: the same tables as pipe
+/* markdown.c - the report as markdown: the same tables as pipe
  * tables, the notes as a list. */
 #include "config.h"
 
@@ -7,28 +7,6 @@
 #include <string.h>
 
 #include "report/format.h"
-
-/* Text in markdown (a label or type in a table, a note): | and markup
- * escaped, padded to width. */
-void md_text(FILE *f, const char *s, int width)
-{
-	int n = 0;
-
-	for (; *s; s++, n++) {
-		if (strchr("\\|*_`<[", *s)) {
-			fputc('\\', f);
-			n++;
-		}
-		fputc(*s, f);
-	}
-	fprintf(f, "%*s", width > n ? width - n : 0, "");
-}
-
-void md_dashes(FILE *f, int n)
-{
-	while (n-- > 0)
-		fputc('-', f);
-}
 
 /* One run type's table: "**TYPE:**", the header, the alignment line and a
  * row per row with runs of it, the columns right-aligned.  A significant

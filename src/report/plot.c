@@ -321,6 +321,7 @@ static void latency_bar(const struct report *r, const struct latency *l, size_t 
 	b->lo = shown && c->n > 1 ? exp(c->logp99.min) / 1e6 : NAN;
 	b->hi = shown && c->n > 1 ? exp(c->logp99.max) / 1e6 : NAN;
 	b->sig = c->t.significant;
+	b->sig_loads = 0;	/* no Loads here: not left to the stack's leftovers */
 	b->attr = "p99";
 	snprintf(b->title, sizeof(b->title), "%s p99 %.3f ms over %zu run%s%s", probe_tasks[k].name,
 		 c->p99, c->n, c->n == 1 ? "" : "s", c->t.significant ? ", differs significantly" : "");

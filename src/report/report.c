@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report.c - the contest report's model: cells from stored runs, their
- * statistics, the notes and differences under the tables, and the registry
- * of formats (one printer a file, src/report-*.c). */
+/* report.c - the contest report's model: the labels and run types shown,
+ * cells from stored runs, their Ratios and their tests against the test
+ * base.  It names no printer: printers.c holds the formats and prints a
+ * model built here. */
 #include "config.h"
 
 #include <math.h>
@@ -11,67 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/flush.h"
 #include "results/latency.h"
 #include "report/report.h"
-#include "report/format.h"
+#include "report/report-internal.h"
 #include "loads/runtype.h"
 #include "results/stats.h"
 #include "lib/util.h"
 
-#define LABEL_WIDTH 20
-/* Where the differences under the tables wrap in text: a mail's lines. */
-#define MAIL_WIDTH 72
 #define ALPHA_DEFAULT 0.05
-
-/* Every format, in enum report_format's order. */
-static const struct report_printer *const printers[] = {
-	&report_format_text, &report_format_markdown, &report_format_csv, &report_format_json,
-	&report_format_keyvalue,
-};
-
-int report_format_parse(const char *name, enum report_format *out)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(printers); i++) {
-		if (!strcmp(name, printers[i]->name)) {
-			*out = (enum report_format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-void format_loads(double loads, char *buf, size_t len)
-{
-	size_t n;
-
-	if (loads >= 9.95) {
-		snprintf(buf, len, "%.0f", loads);
-		return;
-	}
-	snprintf(buf, len, "%.1f", loads);
-	n = strlen(buf);
-	if (n > 2 && !strcmp(buf + n - 2, ".0"))
-		buf[n - 2] = '\0';
-}
 
 static int by_version(const void *a, const void *b)
 {
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int has(char *const *v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return 1;
-	return 0;
-}
-
-/* s = s + formatted */
-static void append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void append(char **s, const char *fmt, ...)
+void report_append(char **s, const char *fmt, ...)
 {
 	va_list ap;
 	char *more, *all;
@@ -122,33 +77,6 @@ int report_type_has_load(const char *type)
 
 /* ---- cells --------------------------------------------------------------- */
 
-/* The machine a run was measured on (store_load() sets it; runs made
- * otherwise have none). */
-static const char *host_of(const struct run *u)
-{
-	return u->host ? u->host : "";
-}
-
-/* The kernel it ran on, "RELEASE\nVERSION" (the same). */
-static const char *kernel_of(const struct run *u)
-{
-	return u->kernel ? u->kernel : "";
-}
-
-/* The runs of a cell: a label's valid runs of one type, of one workload
- * (NULL: any), session configuration and probe profile (-1: any), machine and
- * kernel (NULL: any). */
-struct sel {
-	const char *label;
-	const char *type;
-	const char *identity;
-	int load_session;
-	int probe;
-	const int64_t *probe_work;	/* with probe: its work per task */
-	const char *host;
-	const char *kernel;
-};
-
 /* Whether two runs or rows ran the same latency probe: the profile and the
  * work it gave each task. */
 static int same_probe(int p, const int64_t *work, int q, const int64_t *qwork)
@@ -156,7 +84,7 @@ static int same_probe(int p, const int64_t *work, int q, const int64_t *qwork)
 	return p == q && !memcmp(work, qwork, PROBE_TASKS * sizeof(*work));
 }
 
-static int selected(const struct run *u, const struct sel *s)
+int report_selected(const struct run *u, const struct sel *s)
 {
 	return u->valid && !strcmp(u->label, s->label) && !strcmp(u->type, s->type) &&
 	       (!s->identity || !strcmp(u->workload, s->identity)) &&
@@ -167,8 +95,7 @@ static int selected(const struct run *u, const struct sel *s)
 	       (!s->kernel || !strcmp(kernel_of(u), s->kernel));
 }
 
-/* The runs of row g of type type. */
-static struct sel row_sel(const struct report_row *g, const char *type)
+struct sel report_row_sel(const struct report_row *g, const char *type)
 {
 	struct sel s = { g->label, type, g->identity, g->load_session, g->probe,
 			 g->probe_work_ns, g->host, g->kernel };
@@ -216,7 +143,7 @@ static double mean_present(const double *v, size_t n)
 	return k ? sum / (double)k : NAN;
 }
 
-static void untested(struct sigtest *t, const char *why)
+void report_untested(struct sigtest *t, const char *why)
 {
 	t->untested = why;
 	t->w.t = t->w.df = t->w.p = t->p_holm = NAN;
@@ -246,7 +173,7 @@ static void fill_cell(const struct store *st, const struct sel *s, struct cell *
 		const struct run *u = &st->runs[i];
 		double ns = (double)u->elapsed_ns;
 
-		if (!selected(u, s))
+		if (!report_selected(u, s))
 			continue;
 		fig[F_TIME][n] = ns / (double)NS_PER_SEC;
 		fig[F_CPU][n] = (double)(u->user_ns + u->sys_ns) / ns * 100;
@@ -280,190 +207,9 @@ static void fill_cell(const struct store *st, const struct sel *s, struct cell *
 	c->pswpout = mean_present(fig[F_PSWPOUT], n);
 	c->cpu_wait = mean_present(fig[F_WAIT], n);
 	c->io_wait = mean_present(fig[F_BLKIO], n);
-	untested(&c->t_time, NULL);
-	untested(&c->t_loads, c->has_load ? NULL : "no load");
+	report_untested(&c->t_time, NULL);
+	report_untested(&c->t_loads, c->has_load ? NULL : "no load");
 	free(v);
-}
-
-/* ---- rows ------------------------------------------------------------------ */
-
-static int has_session(const struct store *st, const struct report_row *g, const char *session)
-{
-	for (size_t i = 0; i < st->nruns; i++) {
-		const struct run *u = &st->runs[i];
-
-		if (!strcmp(u->session, session) && report_row_has(g, u))
-			return 1;
-	}
-	return 0;
-}
-
-/* The distinct machines (or kernels: of) of a label's valid runs, those of
- * sessions without an environment record left out; how many in *n.  The
- * caller frees the array. */
-static char **label_values(const struct store *st, const char *label,
-			   const char *(*of)(const struct run *), size_t *n)
-{
-	char **v = NULL;
-
-	*n = 0;
-	for (size_t i = 0; i < st->nruns; i++) {
-		const struct run *u = &st->runs[i];
-
-		if (!u->valid || strcmp(u->label, label) || !*of(u) || has(v, *n, (char *)of(u)))
-			continue;
-		v = xreallocarray(v, *n + 1, sizeof(*v));
-		v[(*n)++] = (char *)of(u);
-	}
-	return v;
-}
-
-/* The hostname of a machine ("HOSTNAME\nCPU MODEL"), or the release of a
- * kernel ("RELEASE\nVERSION"), into buf. */
-static const char *first_line(const char *host, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.*s", (int)strcspn(host, "\n"), host);
-	return buf;
-}
-
-/* How a kernel of a label's several is named after "label@": its release
- * where no other has it, else the release and the build number that starts
- * its version string ("6.1.0#2": the same tree built again), control
- * characters and spaces as '?'. */
-static char *kernel_tag(const char *kernel, char *const *all, size_t nall)
-{
-	const char *version = kernel + strcspn(kernel, "\n");
-	char rel[128], other[128], *tag;
-	size_t same = 0;
-
-	first_line(kernel, rel, sizeof(rel));
-	for (size_t i = 0; i < nall; i++)
-		same += !strcmp(first_line(all[i], other, sizeof(other)), rel);
-	if (*version)
-		version++;
-	if (same > 1 && version[0] == '#')
-		tag = xasprintf("%s%.*s", rel, (int)strcspn(version, " "), version);
-	else
-		tag = xstrdup(rel);
-	for (char *p = tag; *p; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f)
-			*p = '?';
-	return tag;
-}
-
-/* A label's rows from several machines are named by their hostnames,
- * where those tell the machines apart, and from several kernels by
- * kernel_tag(), so that the name can be given back as a label; rows that
- * share a name are then numbered, "label (k)" or "label@HOSTNAME (k)". */
-static void name_rows(struct report_row *g, size_t first, size_t n, char **hosts,
-		      size_t nhosts, char **kernels, size_t nkernels)
-{
-	int by_host = nhosts > 1;
-	char a[256], b[256];
-
-	for (size_t i = 0; i < nhosts && by_host; i++) {
-		by_host = first_line(hosts[i], a, sizeof(a))[0] != '\0';
-		for (size_t j = 0; j < i && by_host; j++)
-			by_host = strcmp(a, first_line(hosts[j], b, sizeof(b)));
-	}
-	/* runs of no known machine or kernel: the label */
-	for (size_t k = first; k < n; k++) {
-		g[k].name = by_host && *g[k].host ? xasprintf("%s@%s", g[k].label,
-							      first_line(g[k].host, a, sizeof(a)))
-						  : xstrdup(g[k].label);
-		if (nkernels > 1 && *g[k].kernel) {
-			char *tag = kernel_tag(g[k].kernel, kernels, nkernels);
-			char *name = xasprintf("%s@%s", g[k].name, tag);
-
-			free(tag);
-			free(g[k].name);
-			g[k].name = name;
-		}
-	}
-	for (size_t k = first; k < n; k++) {
-		size_t same = 0, nth = 0;
-		char *name;
-
-		/* the names without a number, compared up to " (" */
-		for (size_t j = first; j < n; j++) {
-			size_t lj = strcspn(g[j].name, " "), lk = strcspn(g[k].name, " ");
-			int alike = lj == lk && !strncmp(g[j].name, g[k].name, lk);
-
-			same += alike;
-			nth += alike && j <= k;
-		}
-		if (same < 2)
-			continue;
-		name = xasprintf("%s (%zu)", g[k].name, nth);
-		free(g[k].name);
-		g[k].name = name;
-	}
-}
-
-/* One row per label, configuration and, where the label's runs come from
- * several machines or kernels, machine and kernel, with valid runs; labels
- * in the given order, a label's rows in the order they were first run. */
-static struct report_row *make_rows(const struct store *st, char **labels, size_t nlabels,
-				    size_t *out)
-{
-	struct report_row *g = NULL;
-	size_t n = 0;
-
-	for (size_t l = 0; l < nlabels; l++) {
-		size_t first = n, nhosts, nkernels;
-		char **hosts = label_values(st, labels[l], host_of, &nhosts);
-		char **kernels = label_values(st, labels[l], kernel_of, &nkernels);
-
-		for (size_t i = 0; i < st->nruns; i++) {
-			const struct run *u = &st->runs[i];
-			int seen = 0;
-
-			if (!u->valid || strcmp(u->label, labels[l]))
-				continue;
-			for (size_t k = first; k < n && !seen; k++)
-				seen = report_row_has(&g[k], u);
-			if (seen)
-				continue;
-			g = xreallocarray(g, n + 1, sizeof(*g));
-			memset(&g[n], 0, sizeof(*g));
-			g[n].label = labels[l];
-			g[n].identity = u->workload;
-			g[n].load_session = u->load_session;
-			g[n].probe = u->probe_profile;
-			memcpy(g[n].probe_work_ns, u->probe_work_ns, sizeof(g[n].probe_work_ns));
-			g[n].host = nhosts > 1 ? host_of(u) : NULL;
-			g[n].kernel = nkernels > 1 ? kernel_of(u) : NULL;
-			n++;
-		}
-		name_rows(g, first, n, hosts, nhosts, kernels, nkernels);
-		free(hosts);
-		free(kernels);
-	}
-	for (size_t k = 0; k < n; k++) {
-		char **seen = NULL;
-
-		for (size_t i = 0; i < st->nruns; i++) {
-			const struct run *u = &st->runs[i];
-
-			if (!report_row_has(&g[k], u) || has(seen, g[k].nsessions, u->session))
-				continue;
-			seen = xreallocarray(seen, g[k].nsessions + 1, sizeof(*seen));
-			seen[g[k].nsessions++] = u->session;
-		}
-		free(seen);
-		for (size_t e = 0; e < st->nenvs; e++) {
-			const char *label = record_get(&st->envs[e], "label");
-			const char *session = record_get(&st->envs[e], "session");
-
-			if (!label || !session || strcmp(label, g[k].label) ||
-			    !has_session(st, &g[k], session))
-				continue;
-			g[k].envs = xreallocarray(g[k].envs, g[k].nenvs + 1, sizeof(*g[k].envs));
-			g[k].envs[g[k].nenvs++] = &st->envs[e];
-		}
-	}
-	*out = n;
-	return g;
 }
 
 const struct cell *report_cell(const struct report *r, size_t row, size_t type)
@@ -471,115 +217,12 @@ const struct cell *report_cell(const struct report *r, size_t row, size_t type)
 	return &r->cells[row * r->ntypes + type];
 }
 
-static struct cell *cell_at(struct report *r, size_t row, size_t type)
+struct cell *report_cell_at(struct report *r, size_t row, size_t type)
 {
 	return &r->cells[row * r->ntypes + type];
 }
 
-/* The Times of the selected runs of one session, into v; how many. */
-static size_t session_times(const struct store *st, const struct sel *s, const char *session,
-			    double *v)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < st->nruns; i++)
-		if (selected(&st->runs[i], s) && !strcmp(st->runs[i].session, session))
-			v[n++] = (double)st->runs[i].elapsed_ns / NS_PER_SEC;
-	return n;
-}
-
-/* Runs pooled over sessions: how many, in how many sessions, their sum,
- * and the sum of squares within the sessions. */
-struct strata {
-	size_t n, k;
-	double sum, ss;
-};
-
-static void stratum_add(struct strata *a, const double *v, size_t n)
-{
-	struct summary sm;
-
-	summarise(v, n, &sm);
-	a->n += n;
-	a->k++;
-	a->sum += sm.mean * (double)n;
-	if (n > 1)
-		a->ss += sm.sd * sm.sd * (double)(n - 1);
-}
-
-/* A summary standing for a mean whose variance is var_mean, with df
- * degrees of freedom, as ratio_interval() reads one (sd^2 / n, n - 1). */
-static void stand_in(struct summary *s, double mean, double var_mean, size_t df)
-{
-	s->n = df + 1;
-	s->mean = mean;
-	s->sd = df ? sqrt(var_mean * (double)s->n) : NAN;
-	s->min = s->median = s->max = NAN;
-}
-
-/* The Ratio over the noload of each run's own session.  With L_i the
- * cell's Times and N_s the mean noload Time of session s, n_s of the
- * cell's runs in it: Ratio = mean L / N*, N* = sum_s n_s N_s / n, the
- * noload weighted as the cell's runs are.  Fieller's interval from the
- * variances within the sessions (a session may shift every Time; the
- * noise is what varies inside it): var(mean L) = s_L^2 / n and var(N*) =
- * s_N^2 sum_s (n_s / n)^2 / m_s, with m_s noload runs in s and s_L, s_N
- * pooled within the sessions with n - k and m - k degrees of freedom.  One
- * session gives mean L / mean N and the interval of two samples.  Runs of
- * sessions without a noload are left out of the Ratio (and counted, where
- * another session has one). */
-static void session_ratio(const struct store *st, struct report *r, size_t g, size_t t)
-{
-	struct report_row *row = &r->rows[g];
-	struct cell *c = cell_at(r, g, t);
-	struct sel ls = row_sel(row, r->types[t]), ns = row_sel(row, "noload");
-	double *lv = xcalloc(st->nruns + 1, sizeof(double));
-	double *nv = xcalloc(st->nruns + 1, sizeof(double));
-	struct strata l = { 0 }, nl = { 0 };
-	double nstar = 0, q = 0;
-	char **seen = NULL;
-	size_t nseen = 0, any = 0;
-
-	/* without a noload in any session there is no Ratio either way */
-	for (size_t i = 0; i < st->nruns && !any; i++)
-		any = selected(&st->runs[i], &ns);
-	for (size_t i = 0; any && i < st->nruns; i++) {
-		const struct run *u = &st->runs[i];
-		struct summary sm;
-		size_t nu, nn;
-
-		if (!selected(u, &ls) || has(seen, nseen, u->session))
-			continue;
-		seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
-		seen[nseen++] = u->session;
-		nu = session_times(st, &ls, u->session, lv);
-		nn = session_times(st, &ns, u->session, nv);
-		if (!nn) {
-			c->unpaired += nu;
-			row->unpaired += nu;
-			continue;
-		}
-		summarise(nv, nn, &sm);
-		nstar += (double)nu * sm.mean;
-		q += (double)nu * (double)nu / (double)nn;
-		stratum_add(&l, lv, nu);
-		stratum_add(&nl, nv, nn);
-	}
-	if (l.n && !strcmp(r->types[t], "noload")) {
-		c->ratio = 1;	/* every run over its own session's noload: 1, no interval */
-	} else if (l.n) {
-		struct summary a, b;
-		double n = (double)l.n;
-		size_t dfa = l.n - l.k, dfb = nl.n - nl.k;
-
-		stand_in(&a, l.sum / n, dfa ? l.ss / (double)dfa / n : NAN, dfa);
-		stand_in(&b, nstar / n, dfb ? nl.ss / (double)dfb * q / (n * n) : NAN, dfb);
-		ratio_interval(&a, &b, REPORT_LEVEL, &c->ratio, &c->ratio_lo, &c->ratio_hi);
-	}
-	free(seen);
-	free(lv);
-	free(nv);
-}
+/* ---- Ratios -------------------------------------------------------------- */
 
 /* The machine (or kernel: of) of a row's runs, mine, that base's (another
  * label, or NULL: the row's own) are taken from: the row's, where base has
@@ -595,22 +238,6 @@ static const char *base_match(const struct store *st, const char *base, const ch
 		    !strcmp(of(&st->runs[i]), mine))
 			return mine;
 	return NULL;
-}
-
-/* The row's probe in words: its profile's name, and the work it gave each
- * task where that is not the profile's work today (records of an earlier
- * contest). */
-static char *probe_name(const struct report_row *g)
-{
-	char *s = NULL;
-
-	append(&s, "%s", probe_profiles[g->probe].name);
-	if (g->probe && memcmp(g->probe_work_ns, probe_profiles[g->probe].work_ns,
-			       sizeof(g->probe_work_ns)))
-		for (unsigned i = 0; i < PROBE_TASKS; i++)
-			append(&s, "%s %s %g us%s", i ? "," : " (work", probe_tasks[i].name,
-			       (double)g->probe_work_ns[i] / 1e3, i + 1 < PROBE_TASKS ? "" : ")");
-	return s;
 }
 
 /* The runs of base (NULL: the row's own) of type type to set beside row's:
@@ -639,18 +266,28 @@ int report_base_is_row(const struct report_base *b, const struct report_row *g)
 	       same_or_any(b->kernel, g->kernel);
 }
 
+ptrdiff_t report_test_row(const struct report *r, size_t g)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (report_base_is_row(&r->test_ref, &r->rows[i]) &&
+		    report_same_probe(&r->rows[i], &r->rows[g]) && !r->rows[i].load_session &&
+		    !strcmp(r->rows[i].identity, r->rows[g].identity))
+			return (ptrdiff_t)i;
+	return -1;
+}
+
 /* Divide by a noload of the same workload and configuration only: by
  * default the row's own of the same session; with --pool-noload the row's
  * own of every session, with --baseline ratio_base's of every session. */
 static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 {
 	const struct report_row *row = &r->rows[g];
-	struct cell *c = cell_at(r, g, t), nl;
+	struct cell *c = report_cell_at(r, g, t), nl;
 	struct sel s = base_sel(st, r->ratio_base ? &r->ratio_ref : NULL, row, "noload",
 				row->load_session);
 
 	if (!r->ratio_base && !r->pool_noload) {
-		session_ratio(st, r, g, t);
+		report_session_ratio(st, r, g, t);
 		return;
 	}
 	fill_cell(st, &s, &nl);
@@ -666,6 +303,8 @@ static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 			       &c->ratio_hi);
 }
 
+/* ---- tests against the test base ----------------------------------------- */
+
 static void welch_cell(struct report *r, struct sigtest *t, const struct summary *a,
 		       const struct summary *b)
 {
@@ -673,10 +312,10 @@ static void welch_cell(struct report *r, struct sigtest *t, const struct summary
 		t->untested = NULL;
 		r->tests++;
 	} else if (a->n < 2 || b->n < 2) {
-		untested(t, "fewer than 2 valid runs on a side");
+		report_untested(t, "fewer than 2 valid runs on a side");
 		r->few++;
 	} else {
-		untested(t, "no spread on either side");
+		report_untested(t, "no spread on either side");
 		r->flat++;
 	}
 }
@@ -687,14 +326,14 @@ static void adjust(struct report *r, size_t g, int loads)
 	double *p = xcalloc(r->ntypes, sizeof(*p));
 
 	for (size_t t = 0; t < r->ntypes; t++) {
-		struct cell *c = cell_at(r, g, t);
+		struct cell *c = report_cell_at(r, g, t);
 		struct sigtest *s = loads ? &c->t_loads : &c->t_time;
 
 		p[t] = c->n && !s->untested ? s->w.p : NAN;
 	}
 	holm_adjust(p, p, r->ntypes);
 	for (size_t t = 0; t < r->ntypes; t++) {
-		struct cell *c = cell_at(r, g, t);
+		struct cell *c = report_cell_at(r, g, t);
 		struct sigtest *s = loads ? &c->t_loads : &c->t_time;
 
 		s->p_holm = p[t];
@@ -738,15 +377,15 @@ static void significance(const struct store *st, struct report *r)
 				 row->load_session == base_session;
 		if (row->reference) {
 			for (size_t t = 0; t < r->ntypes; t++) {
-				untested(&cell_at(r, g, t)->t_time, "baseline");
-				untested(&cell_at(r, g, t)->t_loads, "baseline");
-				cell_at(r, g, t)->base = 1;
+				report_untested(&report_cell_at(r, g, t)->t_time, "baseline");
+				report_untested(&report_cell_at(r, g, t)->t_loads, "baseline");
+				report_cell_at(r, g, t)->base = 1;
 			}
 			continue;
 		}
 		r->compared++;
 		for (size_t t = 0; t < r->ntypes; t++) {
-			struct cell *c = cell_at(r, g, t), ref;
+			struct cell *c = report_cell_at(r, g, t), ref;
 			struct sel s = base_sel(st, &r->test_ref, row, r->types[t], base_session);
 
 			if (!c->n)
@@ -763,6 +402,8 @@ static void significance(const struct store *st, struct report *r)
 	}
 }
 
+/* ---- the labels, rows and run types shown; the build --------------------- */
+
 void report_free(struct report *r)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -774,15 +415,6 @@ void report_free(struct report *r)
 	free(r->labels);
 	free(r->types);
 	memset(r, 0, sizeof(*r));
-}
-
-/* Whether arg names a row of label: "label@..." or "label (k)", as
- * name_rows() names a label's rows. */
-static int names_row_of(const char *arg, const char *label)
-{
-	size_t n = strlen(label);
-
-	return !strncmp(arg, label, n) && (arg[n] == '@' || arg[n] == ' ');
 }
 
 /* The base named: a label with runs, or a row's name, pinned to that row's
@@ -800,9 +432,9 @@ static int resolve_base(const struct store *st, const char *name, struct report_
 		struct report_row *g;
 		size_t n;
 
-		if (!names_row_of(name, label))
+		if (!report_names_row_of(name, label))
 			continue;
-		g = make_rows(st, &label, 1, &n);
+		g = report_make_rows(st, &label, 1, &n);
 		for (size_t k = 0; k < n; k++) {
 			if (!b->label && !strcmp(g[k].name, name))
 				*b = (struct report_base){ label, g[k].host, g[k].kernel };
@@ -830,7 +462,7 @@ static int select_labels(const struct store *st, const struct report_opts *o,
 		int row = 0;
 
 		for (size_t l = 0; l < r->nlabels && !row; l++)
-			row = names_row_of(o->labels[i], r->labels[l]);
+			row = report_names_row_of(o->labels[i], r->labels[l]);
 		if (row || has(r->labels, r->nlabels, o->labels[i]))
 			continue;
 		k = (size_t)snprintf(why, len, "no valid runs stored for label '%s' (labels with "
@@ -845,7 +477,7 @@ static int select_labels(const struct store *st, const struct report_opts *o,
 		int asked = has(o->labels, o->nlabels, r->labels[i]);
 
 		for (size_t a = 0; a < o->nlabels && !asked; a++)
-			asked = names_row_of(o->labels[a], r->labels[i]);
+			asked = report_names_row_of(o->labels[a], r->labels[i]);
 		if (asked)
 			r->labels[k++] = r->labels[i];
 	}
@@ -867,7 +499,7 @@ static void keep_rows(struct report *r, const struct report_opts *o)
 		for (size_t g = 0; g < r->nrows && !found; g++)
 			found = !strcmp(r->rows[g].name, o->labels[a]);
 		for (size_t l = 0; l < r->nlabels && !found; l++) {
-			if (names_row_of(o->labels[a], r->labels[l])) {
+			if (report_names_row_of(o->labels[a], r->labels[l])) {
 				msg("no row named '%s'", o->labels[a]);
 				found = 1;
 			}
@@ -919,7 +551,7 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 		return 0;
 	qsort(r->types, r->ntypes, sizeof(*r->types), by_rank);
 	for (size_t t = 0; t < r->ntypes; t++)
-		append(&all, "%s%s", t ? ", " : "", r->types[t]);
+		report_append(&all, "%s%s", t ? ", " : "", r->types[t]);
 	for (const char *p = o->types; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0')) {
 		int found = 0;
 
@@ -927,7 +559,8 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 			found = strlen(r->types[t]) == strcspn(p, ",") &&
 				!strncmp(r->types[t], p, strcspn(p, ","));
 		if (!found)
-			append(&missing, "%s'%.*s'", missing ? ", " : "", (int)strcspn(p, ","), p);
+			report_append(&missing, "%s'%.*s'", missing ? ", " : "", (int)strcspn(p, ","),
+				      p);
 	}
 	if (missing) {
 		whyf(why, len, "--type: no valid runs of %s in the rows shown; their run types: %s",
@@ -994,15 +627,15 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	r->ratio_base = o->baseline;
 	r->pool_noload = o->pool_noload;
 	r->test_base = test_base(r, o, &r->test_ref);
-	r->rows = make_rows(st, r->labels, r->nlabels, &r->nrows);
+	r->rows = report_make_rows(st, r->labels, r->nlabels, &r->nrows);
 	keep_rows(r, o);
 	r->cells = xcalloc(r->nrows * r->ntypes, sizeof(*r->cells));
 	for (size_t g = 0; g < r->nrows; g++) {
 		for (size_t t = 0; t < r->ntypes; t++) {
-			struct sel s = row_sel(&r->rows[g], r->types[t]);
+			struct sel s = report_row_sel(&r->rows[g], r->types[t]);
 
-			fill_cell(st, &s, cell_at(r, g, t));
-			if (cell_at(r, g, t)->n)
+			fill_cell(st, &s, report_cell_at(r, g, t));
+			if (report_cell_at(r, g, t)->n)
 				ratio(st, r, g, t);
 		}
 	}
@@ -1010,521 +643,13 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	return 0;
 }
 
-/* ---- notes under the tables ------------------------------------------------ */
+/* ---- what the printers ask of a built report ----------------------------- */
 
-void report_note(struct report_out *o, const char *fmt, ...)
-{
-	va_list ap;
-	char *line;
-
-	va_start(ap, fmt);
-	line = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (!o->gap++)
-		fputc('\n', o->f);
-	o->line(o->f, line);
-	free(line);
-}
-
-
-/* Fields that differ from row to row by design, or say nothing about the
- * measurement.  The kernel is what the rows compare. */
-static int ignored(const char *key)
-{
-	static const char *const keys[] = {
-		"label", "session", "time", "argv", "kernel", "kernel_version", "work_dir", "id",
-		/* a comparison's configurations differ in these by definition:
-		 * they restate the label (config_setup says how) */
-		"compare_index", "compare_vary",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (!strcmp(key, keys[i]))
-			return 1;
-	return 0;
-}
-
-/* Control characters shown as '?': a value must not drive the terminal. */
-static char *printable(char *s)
-{
-	for (char *p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return s;
-}
-
-/* A value as compared and shown: sizes rounded (MemTotal, and the loads'
- * sizes made from it, move a little with the kernel), the boot image left
- * out of the command line (it is the kernel), control characters as '?'. */
-static char *normalised(const char *key, const char *val)
-{
-	size_t klen = strlen(key);
-
-	if ((!strcmp(key, "mem_total") || !strcmp(key, "swap_total") ||
-	     (klen > 5 && !strcmp(key + klen - 5, "_size"))) && strcmp(val, "absent")) {
-		char buf[32];
-		uint64_t v;
-
-		if (parse_u64(val, 0, UINT64_MAX, &v) == 0) {
-			format_size(v, buf, sizeof(buf));
-			return xstrdup(buf);
-		}
-	}
-	if (!strcmp(key, "cmdline")) {
-		char *out = xstrdup(val), *copy = xstrdup(val), *save = NULL;
-
-		out[0] = '\0';
-		for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-			if (!strncmp(w, "BOOT_IMAGE=", 11))
-				continue;
-			if (out[0])
-				strcat(out, " ");
-			strcat(out, w);
-		}
-		free(copy);
-		return printable(out);
-	}
-	return printable(xstrdup(val));
-}
-
-/* v[] += nv, taken, unless it is there already (then freed). */
-static void add_value(char ***v, size_t *n, char *nv)
-{
-	if (has(*v, *n, nv)) {
-		free(nv);
-		return;
-	}
-	*v = xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = nv;
-}
-
-/* v[0..n) joined by " / " and freed; NULL when n is 0. */
-static char *join_values(char **v, size_t n)
-{
-	char *all = NULL;
-
-	for (size_t i = 0; i < n; i++) {
-		append(&all, "%s%s", i ? " / " : "", v[i]);
-		free(v[i]);
-	}
-	free(v);
-	return all;
-}
-
-/* How a row's runs were flushed, as shown and compared (cacherun's none
- * left out): the distinct methods, fadvise marked partial. */
-static char *row_flush(const struct report *r, const struct report_row *g, size_t *count)
-{
-	char **vals = NULL;
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->st->nruns; i++) {
-		const struct run *u = &r->st->runs[i];
-
-		if (report_row_has(g, u) && strcmp(u->flush, "none"))
-			add_value(&vals, &n, printable(xstrdup(flush_scope(u->flush))));
-	}
-	*count = n;
-	return join_values(vals, n);
-}
-
-/* A row's values of key, each distinct one once, joined by " / ", and how
- * many there are in *count; NULL when the row has no environment record.
- * Raw: as stored, absent ones left out, for the data formats; else as
- * compared and shown, absent ones as "absent", and the flush as the runs
- * record it. */
-char *report_row_value(const struct report *r, const struct report_row *g, const char *key,
-		       int raw, size_t *count)
-{
-	char **vals = NULL;
-	size_t n = 0;
-
-	*count = 1;
-	if (!strcmp(key, "workload"))
-		return xstrdup(g->identity);
-	if (!strcmp(key, "load_session"))
-		return xstrdup(g->load_session ? "yes" : "no");
-	if (!strcmp(key, "probe"))
-		return probe_name(g);
-	if (!strcmp(key, "flush") && !raw)
-		return row_flush(r, g, count);
-	for (size_t e = 0; e < g->nenvs; e++) {
-		const char *v = record_get(g->envs[e], key);
-
-		if (raw && !v)
-			continue;
-		add_value(&vals, &n, raw ? xstrdup(v) : normalised(key, v ? v : "absent"));
-	}
-	*count = n;
-	return join_values(vals, n);
-}
-
-/* The sizes the load of a row's runs of type t used (params), each distinct
- * value once, joined by " / ", how many in *count; NULL without such runs.
- * Raw: as stored, runs without it left out; else as shown, "absent" for
- * runs recorded without it. */
-char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
-			size_t *count)
-{
-	const struct report_row *row = &r->rows[g];
-	struct sel s = row_sel(row, r->types[t]);
-	char **vals = NULL;
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->st->nruns; i++) {
-		const struct run *u = &r->st->runs[i];
-		const char *v;
-
-		if (!selected(u, &s))
-			continue;
-		v = record_get(&u->params, key);
-		if (raw && !v)
-			continue;
-		add_value(&vals, &n, raw ? xstrdup(v) : normalised(key, v ? v : "absent"));
-	}
-	*count = n;
-	return join_values(vals, n);
-}
-
-static void add_key(char ***keys, size_t *n, const char *key)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*keys)[i], key))
-			return;
-	*keys = xreallocarray(*keys, *n + 1, sizeof(**keys));
-	(*keys)[(*n)++] = (char *)key;
-}
-
-/* Every key of the rows' environment records, in first-seen order. */
-char **report_env_keys(const struct report *r, size_t *n)
-{
-	char **keys = NULL;
-
-	*n = 0;
-	for (size_t i = 0; i < r->nrows; i++)
-		for (size_t e = 0; e < r->rows[i].nenvs; e++)
-			for (size_t k = 0; k < r->rows[i].envs[e]->n; k++)
-				add_key(&keys, n, r->rows[i].envs[e]->kv[k].key);
-	return keys;
-}
-
-/* Every name of the loads' sizes in the runs of type t (every type: t ==
- * ntypes) of the rows, in first-seen order. */
-char **report_param_keys(const struct report *r, size_t t, size_t *n)
-{
-	char **keys = NULL;
-
-	*n = 0;
-	for (size_t i = 0; i < r->st->nruns; i++) {
-		const struct run *u = &r->st->runs[i];
-		int shown = 0;
-
-		if (!u->valid || (t < r->ntypes && strcmp(u->type, r->types[t])))
-			continue;
-		for (size_t g = 0; g < r->nrows && !shown; g++)
-			shown = report_row_has(&r->rows[g], u);
-		for (size_t k = 0; shown && k < u->params.n; k++)
-			add_key(&keys, n, u->params.kv[k].key);
-	}
-	return keys;
-}
-
-/* Whether row j's machine (or kernel: kernel) is that of an earlier row of
- * i..j. */
-static int seen_in(const struct report *r, size_t i, size_t j, int kernel)
-{
-	for (size_t k = i; k < j; k++)
-		if (!strcmp(kernel ? r->rows[k].kernel : r->rows[k].host,
-			    kernel ? r->rows[j].kernel : r->rows[j].host))
-			return 1;
-	return 0;
-}
-
-/* Under the tables, a line for each label split by machine, kernel,
- * workload or configuration; each kernel of a label split by kernel in
- * full (release and version), for the reader to tell them apart. */
-static void print_splits(struct report_out *o, const struct report *r)
-{
-	for (size_t i = 0; i < r->nrows; i++) {
-		size_t k = i;
-		int sessions = 0;	/* the rows differ in configuration */
-		char *line = NULL;
-
-		while (k + 1 < r->nrows && r->rows[k + 1].label == r->rows[i].label) {
-			k++;
-			sessions |= r->rows[k].load_session != r->rows[i].load_session ||
-				    !report_same_probe(&r->rows[k], &r->rows[i]);
-		}
-		if (k > i) {
-			size_t hosts = 0, kernels = 0;
-
-			for (size_t j = i; j <= k; j++) {
-				append(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
-				       r->rows[j].name);
-				hosts += r->rows[j].host && !seen_in(r, i, j, 0);
-				kernels += r->rows[j].kernel && !seen_in(r, i, j, 1);
-			}
-			if (kernels > 1)
-				report_note(o, "%s: %s measured on %zu kernels%s, shown apart", line,
-				     r->rows[i].label, kernels, hosts > 1 ? " and machines" : "");
-			else if (hosts > 1)
-				report_note(o, "%s: %s measured on %zu machines%s, shown apart", line,
-				     r->rows[i].label, hosts, k - i + 1 > hosts ?
-				     " and in several workloads or configurations" : "");
-			else
-				report_note(o, "%s: %s measured %s %zu %s, shown apart", line,
-				     r->rows[i].label, sessions ? "in" : "on", k - i + 1,
-				     sessions ? "configurations" : "workloads");
-			free(line);
-			for (size_t j = i; kernels > 1 && j <= k; j++) {
-				char *kernel;
-
-				if (!*r->rows[j].kernel || seen_in(r, i, j, 1))
-					continue;
-				kernel = xstrdup(r->rows[j].kernel);
-				kernel[strcspn(kernel, "\n")] = ' ';	/* release version */
-				report_note(o, "%s: kernel %s", r->rows[j].name, printable(kernel));
-				free(kernel);
-			}
-		}
-		i = k;
-	}
-}
-
-/* Whether the n bytes at w are a word of every value of vals (NULL: none). */
-static int word_everywhere(char *const *vals, size_t nvals, const char *w, size_t n)
-{
-	for (size_t i = 0; i < nvals; i++) {
-		const char *p = vals[i];
-		int found = 0;
-
-		while (p && *p && !found) {
-			size_t len = strcspn(p, " ");
-
-			found = len == n && !strncmp(p, w, n);
-			p += len;
-			p += strspn(p, " ");
-		}
-		if (vals[i] && !found)
-			return 0;
-	}
-	return 1;
-}
-
-/* The values as shown: where one is long (a kernel command line) and the
- * values share words, each without those words (*cut set); else copies.
- * The caller frees the array and its strings. */
-static char **shorten(char *const *vals, size_t nvals, int *cut)
-{
-	char **out = xcalloc(nvals, sizeof(*out));
-	int long_one = 0;
-
-	*cut = 0;
-	for (size_t i = 0; i < nvals; i++)
-		long_one |= vals[i] && strlen(vals[i]) > 40;
-	for (size_t i = 0; i < nvals; i++) {
-		const char *p = vals[i];
-
-		if (!p)
-			continue;
-		out[i] = xstrdup("");
-		while (*p) {
-			size_t len = strcspn(p, " ");
-			char *more;
-
-			if (long_one && len && word_everywhere(vals, nvals, p, len)) {
-				*cut = 1;
-			} else if (len) {
-				more = xasprintf("%s%s%.*s", out[i], *out[i] ? " " : "", (int)len, p);
-				free(out[i]);
-				out[i] = more;
-			}
-			p += len;
-			p += strspn(p, " ");
-		}
-	}
-	for (size_t i = 0; i < nvals; i++) {
-		if (!vals[i] || (*cut && *out[i]))
-			continue;
-		free(out[i]);
-		out[i] = xstrdup(*cut ? "(no other word)" : vals[i]);
-	}
-	return out;
-}
-
-/* "  NAME  VALUE", the name padded to w, the value wrapped at the words to
- * the report's width (none: one line), its further lines under its first. */
-static void note_wrapped(struct report_out *o, int w, const char *name, const char *value)
-{
-	int indent = 2 + w + 2;
-	char *line = xasprintf("  %-*s  ", w, name);
-	const char *p = value;
-	int first = 1;
-
-	while (*p) {
-		size_t len = strcspn(p, " ");
-		char *more;
-
-		if (!first && o->width && (int)(strlen(line) + 1 + len) > o->width) {
-			report_note(o, "%s", line);
-			free(line);
-			line = xasprintf("%*s", indent, "");
-			first = 1;
-		}
-		more = xasprintf("%s%s%.*s", line, first ? "" : " ", (int)len, p);
-		free(line);
-		line = more;
-		first = 0;
-		p += len;
-		p += strspn(p, " ");
-	}
-	report_note(o, "%s", line);
-	free(line);
-}
-
-/* One line of the differences, under their heading, when the rows' values
- * (vals[i]: NULL where the row has none; count[i] > 1: its sessions or
- * runs differ) are not all alike. */
-static void difference(struct report_out *o, const struct report *r, const char *name,
-		       char *const *vals, const size_t *count, int *header)
-{
-	const char *first = NULL;
-	char *line = NULL, **short_vals;
-	int differ = 0, cut, comma = 0, w = 0;
-
-	for (size_t i = 0; i < r->nrows; i++) {
-		if (!vals[i])
-			continue;
-		/* between rows, or between the sessions of one row */
-		if ((first && strcmp(first, vals[i])) || count[i] > 1)
-			differ = 1;
-		if (!first)
-			first = vals[i];
-	}
-	if (!differ)
-		return;
-	if (!(*header)++)
-		report_note(o, "Measured differently (besides the kernel):");
-	/* "contest: ..." would read as one of contest's messages */
-	if (!strcmp(name, "contest"))
-		name = "contest version";
-	short_vals = shorten(vals, r->nrows, &cut);
-	for (size_t i = 0, n = 0; i < r->nrows; i++) {
-		if (!vals[i])
-			continue;
-		append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name, short_vals[i]);
-		comma |= strchr(short_vals[i], ',') != NULL;
-		if ((int)strlen(r->rows[i].name) > w)
-			w = (int)strlen(r->rows[i].name);
-	}
-	if (!cut && !comma && (!o->width || (int)(strlen(name) + 1 + strlen(line)) <= o->width)) {
-		report_note(o, "%s:%s", name, line);
-	} else {
-		/* a row a line, its value wrapped for a mail */
-		report_note(o, "%s%s:", name, cut ? " (the words every row has left out)" : "");
-		for (size_t i = 0; i < r->nrows; i++)
-			if (vals[i])
-				note_wrapped(o, w, r->rows[i].name, short_vals[i]);
-	}
-	for (size_t i = 0; i < r->nrows; i++)
-		free(short_vals[i]);
-	free(short_vals);
-	free(line);
-}
-
-/* Under the tables: every field of the environment records in which the
- * rows, or the sessions averaged in one row, were not measured alike, the
- * flush of their runs, then every size a load used ("io_load file_size"),
- * one line each. */
-static void print_differences(struct report_out *o, const struct report *r)
-{
-	char **keys = NULL, **vals = xcalloc(r->nrows, sizeof(*vals));
-	size_t nkeys = 0, *count = xcalloc(r->nrows, sizeof(*count));
-	int decomposed = 1, header = 0, sessions = 0, probes = 0;
-
-	add_key(&keys, &nkeys, "workload");
-	add_key(&keys, &nkeys, "flush");
-	for (size_t i = 0; i < r->nrows; i++) {
-		sessions |= r->rows[i].load_session;
-		probes |= r->rows[i].probe;
-		if (!r->rows[i].nenvs)
-			decomposed = 0;
-		for (size_t e = 0; e < r->rows[i].nenvs; e++) {
-			const struct record *rec = r->rows[i].envs[e];
-
-			if (!record_get(rec, "workload_kind"))
-				decomposed = 0;
-			for (size_t k = 0; k < rec->n; k++)
-				if (!ignored(rec->kv[k].key))
-					add_key(&keys, &nkeys, rec->kv[k].key);
-		}
-	}
-	if (sessions)
-		add_key(&keys, &nkeys, "load_session");
-	if (probes)
-		add_key(&keys, &nkeys, "probe");
-	for (size_t k = 0; k < nkeys; k++) {
-		if (!strcmp(keys[k], "workload") && decomposed)
-			continue;
-		for (size_t i = 0; i < r->nrows; i++)
-			vals[i] = report_row_value(r, &r->rows[i], keys[k], 0, &count[i]);
-		difference(o, r, keys[k], vals, count, &header);
-		for (size_t i = 0; i < r->nrows; i++)
-			free(vals[i]);
-	}
-	free(keys);
-	for (size_t t = 0; t < r->ntypes; t++) {
-		keys = report_param_keys(r, t, &nkeys);
-		for (size_t k = 0; k < nkeys; k++) {
-			char *name = xasprintf("%s %s", r->types[t], keys[k]);
-
-			for (size_t i = 0; i < r->nrows; i++)
-				vals[i] = report_cell_param(r, i, t, keys[k], 0, &count[i]);
-			difference(o, r, name, vals, count, &header);
-			for (size_t i = 0; i < r->nrows; i++)
-				free(vals[i]);
-			free(name);
-		}
-		free(keys);
-	}
-	free(vals);
-	free(count);
-}
-
-/* One line: what a '*' means, or why no test was made.  Where some cells
- * were tested and others not, both fit on the line for a short baseline
- * label; past 80 columns the reason goes on a line of its own. */
 const char *report_untested_why(const struct report *r)
 {
 	return r->few && r->flat ? "fewer than 2 valid runs on a side, or no spread"
 	       : r->few ? "fewer than 2 valid runs on a side"
 	       : "no spread on either side";
-}
-
-static void print_legend(struct report_out *o, const struct report *r)
-{
-	const char *why = report_untested_why(r);
-	const char *brief = r->few && r->flat ? "< 2 runs or no spread"
-			  : r->few ? "< 2 runs" : "no spread";
-	char *star;
-
-	if (!r->compared)
-		return;
-	if (!r->tests) {
-		report_note(o, "No significance test against %s: %s", r->test_base, why);
-		return;
-	}
-	star = xasprintf("* differs from %s (Welch's t-test, Holm-adjusted p < %g)",
-			 r->test_base, r->alpha);
-	if (!r->few && !r->flat) {
-		report_note(o, "%s", star);
-	} else if (strlen(star) + strlen("; no test: ") + strlen(brief) <= 80) {
-		report_note(o, "%s; no test: %s", star, brief);
-	} else {
-		report_note(o, "%s", star);
-		report_note(o, "No test where: %s", why);
-	}
-	free(star);
 }
 
 const char *report_noload_scope(const struct report *r)
@@ -1537,22 +662,6 @@ const char *report_noload_scope(const struct report *r)
 		return NULL;
 	return r->pool_noload ? "the noload of all the label's sessions, pooled"
 			      : "the noload of their own session";
-}
-
-/* Whose noload the Ratios divide by, where a row has several sessions and
- * the two ways differ; the runs a row's Ratios leave out. */
-static void print_ratio_notes(struct report_out *o, const struct report *r)
-{
-	const char *scope = report_noload_scope(r);
-
-	if (scope)
-		report_note(o, "Ratio: Times over %s (%s)", scope,
-		     r->pool_noload ? "--pool-noload" : "--pool-noload pools the sessions");
-	for (size_t g = 0; g < r->nrows; g++)
-		if (r->rows[g].unpaired)
-			report_note(o, "%s: %zu run%s of sessions without a noload left out of its Ratios",
-			     r->rows[g].name, r->rows[g].unpaired,
-			     r->rows[g].unpaired == 1 ? "" : "s");
 }
 
 static ptrdiff_t type_index(const struct report *r, const char *type)
@@ -1568,356 +677,4 @@ const struct cell *report_noload_of(const struct report *r, size_t g)
 	ptrdiff_t t = type_index(r, "noload");
 
 	return t < 0 ? NULL : report_cell(r, g, (size_t)t);
-}
-
-int report_label_width(const struct report *r)
-{
-	int w = LABEL_WIDTH;
-
-	for (size_t i = 0; i < r->nrows; i++)
-		if ((int)strlen(r->rows[i].name) > w)
-			w = (int)strlen(r->rows[i].name);
-	return w;
-}
-
-/* Per row, the coefficient of variation of its noload Times: how far apart
- * two runs of one kernel fall on this machine. */
-static void print_noise(struct report_out *o, const struct report *r)
-{
-	for (size_t g = 0; g < r->nrows; g++) {
-		const struct cell *c = report_noload_of(r, g);
-
-		if (c && c->n >= 2)
-			report_note(o, "%-*s noise: %.1f%% over %zu runs", report_label_width(r),
-			     r->rows[g].name, summary_cv(&c->time) * 100, c->n);
-	}
-}
-
-/* ---- the tables ------------------------------------------------------------ */
-
-enum mark { MARK_NONE, MARK_TIME, MARK_LOADS };
-
-/* A column: its header, least width, which test's '*' follows its value,
- * and the value: fmt, or the double at off in the cell with prec decimals
- * ("-" when NaN). */
-struct column {
-	const char *head;
-	int width;
-	enum mark mark;
-	void (*fmt)(const struct cell *c, char *buf, size_t len);
-	size_t off;
-	int prec;
-};
-
-static void fmt_runs(const struct cell *c, char *buf, size_t len)
-{
-	snprintf(buf, len, "[%zu]", c->n);
-}
-
-static void fmt_loads(const struct cell *c, char *buf, size_t len)
-{
-	format_loads(c->loads.mean, buf, len);
-}
-
-/* Time's change against the test base's: "+4.2%", the base's own "base". */
-static void fmt_change(const struct cell *c, char *buf, size_t len)
-{
-	if (c->base)
-		snprintf(buf, len, "base");
-	else if (isnan(c->time_change))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%+.1f%%", c->time_change);
-}
-
-static void fmt_ci(const struct cell *c, char *buf, size_t len)
-{
-	if (isnan(c->ratio_lo))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.2f..%.2f", c->ratio_lo, c->ratio_hi);
-}
-
-#define NUM(head, width, mark, field, prec) \
-	{ head, width, mark, NULL, offsetof(struct cell, field), prec }
-
-static const struct column col_runs = { "[runs]", 6, MARK_NONE, fmt_runs, 0, 0 };
-static const struct column col_time = NUM("Time", 6, MARK_TIME, time.mean, 1);
-static const struct column col_sd = NUM("+-sd", 5, MARK_NONE, time.sd, 1);
-static const struct column col_cpu = NUM("CPU%", 5, MARK_NONE, cpu.mean, 0);
-static const struct column col_loads = { "Loads", 6, MARK_LOADS, fmt_loads, 0, 0 };
-static const struct column col_lcpu = NUM("LCPU%", 6, MARK_NONE, lcpu.mean, 0);
-static const struct column col_ratio = NUM("Ratio", 6, MARK_NONE, ratio, 2);
-static const struct column col_ci = { "95% CI", 10, MARK_NONE, fmt_ci, 0, 0 };
-static const struct column col_change = { "Change", 6, MARK_TIME, fmt_change, 0, 0 };
-static const struct column col_min = NUM("Min", 6, MARK_NONE, time.min, 1);
-static const struct column col_max = NUM("Max", 6, MARK_NONE, time.max, 1);
-/* --columns */
-static const struct column col_extra[] = {
-	NUM("Loads/s", 7, MARK_NONE, loads_per_s, 2),
-	NUM("CPU+L%", 6, MARK_NONE, cpu_total, 0),
-	NUM("Idle%", 5, MARK_NONE, idle, 1),
-	NUM("IOwt%", 5, MARK_NONE, iowait, 1),
-	NUM("MajFlt", 6, MARK_NONE, majflt, 0),
-	NUM("SwpIn", 5, MARK_NONE, pswpin, 0),
-	NUM("SwpOut", 6, MARK_NONE, pswpout, 0),
-	NUM("CPUwt", 5, MARK_NONE, cpu_wait, 1),
-	NUM("IOdly", 5, MARK_NONE, io_wait, 1),
-};
-
-/* The columns of the tables: the 2002 layout, with the spread, Time's
- * change against the test base and its range (--stats), and the system
- * figures (--columns). */
-static size_t pick_columns(const struct report_opts *o, const struct column **cols)
-{
-	size_t n = 0;
-
-	cols[n++] = &col_runs;
-	cols[n++] = &col_time;
-	if (o->stats)
-		cols[n++] = &col_sd;
-	cols[n++] = &col_cpu;
-	cols[n++] = &col_loads;
-	cols[n++] = &col_lcpu;
-	cols[n++] = &col_ratio;
-	if (o->stats) {
-		cols[n++] = &col_ci;
-		cols[n++] = &col_change;
-		cols[n++] = &col_min;
-		cols[n++] = &col_max;
-	}
-	for (size_t i = 0; o->columns && i < ARRAY_SIZE(col_extra); i++)
-		cols[n++] = &col_extra[i];
-	return n;
-}
-
-static int marked(const struct cell *c, enum mark m)
-{
-	return (m == MARK_TIME && c->t_time.significant) ||
-	       (m == MARK_LOADS && c->t_loads.significant);
-}
-
-static void column_text(const struct column *col, const struct cell *c, char *buf, size_t len)
-{
-	double v;
-
-	if (col->fmt) {
-		col->fmt(c, buf, len);
-		return;
-	}
-	memcpy(&v, (const char *)c + col->off, sizeof(v));
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.*f", col->prec, v);
-}
-
-/* Run type t's table: every column's text in every row with runs of t. */
-static void table_build(const struct report *r, const struct report_opts *o, size_t t,
-			struct report_table *tb)
-{
-	const struct column *cols[REPORT_MAX_COLUMNS];
-
-	tb->ncols = pick_columns(o, cols);
-	tb->text = xcalloc(r->nrows * tb->ncols, REPORT_CELL_TEXT);
-	tb->mark = xcalloc(r->nrows * tb->ncols, 1);
-	for (size_t c = 0; c < tb->ncols; c++) {
-		tb->head[c] = cols[c]->head;
-		tb->width[c] = cols[c]->width;
-		if ((int)strlen(cols[c]->head) > tb->width[c])
-			tb->width[c] = (int)strlen(cols[c]->head);
-		for (size_t g = 0; g < r->nrows; g++) {
-			const struct cell *cell = report_cell(r, g, t);
-			size_t i = g * tb->ncols + c;
-
-			if (!cell->n)
-				continue;
-			column_text(cols[c], cell, tb->text[i], REPORT_CELL_TEXT);
-			tb->mark[i] = (char)marked(cell, cols[c]->mark);
-		}
-	}
-}
-
-/* Under the mem_load table, each row whose runs swapped no page out: the
- * load is about paging, and without swap (its runs' load.swap=no) it only
- * measured memory bandwidth. */
-static void print_paging(struct report_out *o, const struct report *r, size_t t)
-{
-	int gap = o->gap;
-
-	o->gap = 0;	/* set off from the table; the notes below keep their own */
-	for (size_t g = 0; g < r->nrows; g++) {
-		const struct cell *c = report_cell(r, g, t);
-		size_t count;
-		char *swap;
-
-		if (!c->n || isnan(c->pswpout) || c->pswpout > 0)
-			continue;
-		/* the runs' own load.swap, else (older runs) the sessions' swap_total */
-		swap = report_cell_param(r, g, t, "swap", 1, &count);
-		if (!swap) {
-			swap = report_row_value(r, &r->rows[g], "swap_total", 1, &count);
-			if (swap && !strcmp(swap, "0"))
-				strcpy(swap, "no");
-		}
-		report_note(o, "%s: %s", r->rows[g].name, swap && !strcmp(swap, "no") ?
-		     "no swap: mem_load did not page" : "mem_load did not page (no page swapped out)");
-		free(swap);
-	}
-	o->gap = gap;
-}
-
-void report_tables(FILE *f, const struct report *r, const struct report_opts *opts,
-		   void (*table)(FILE *f, const struct report *r, size_t t,
-				 struct report_table *tb),
-		   void (*line)(FILE *f, const char *text))
-{
-	struct report_out o = { f, line, 0, opts->format == REPORT_TEXT ? MAIL_WIDTH : 0 };
-	struct latency l;
-	char why[128];
-	/* the probe's p99s under each table, where some row ran it */
-	int lat = !opts->no_latency && latency_build(r, &l, why, sizeof(why)) == 0;
-
-	if (opts->header > 0 || (!opts->header && opts->format == REPORT_MARKDOWN))
-		report_header(&o, r);
-	for (size_t t = 0; t < r->ntypes; t++) {
-		struct report_table tb;
-
-		if (t)
-			fputc('\n', f);
-		table_build(r, opts, t, &tb);
-		table(f, r, t, &tb);
-		free(tb.text);
-		free(tb.mark);
-		if (lat)
-			latency_p99_line(f, &l, t, opts->format == REPORT_MARKDOWN, MAIL_WIDTH);
-		if (!strcmp(r->types[t], "mem_load"))
-			print_paging(&o, r, t);
-	}
-	print_legend(&o, r);
-	if (opts->stats && r->compared)
-		report_note(&o, "Change: mean Time against %s's (+ slower, - faster); Min, Max: "
-			    "of the runs' Times", r->test_base);
-	print_ratio_notes(&o, r);
-	report_checks(&o, r);
-	print_noise(&o, r);
-	print_splits(&o, r);
-	print_differences(&o, r);
-	if (lat)
-		latency_free(&l);
-}
-
-/* ---- the figures of a cell, by name ----------------------------------------- */
-
-/* How the Ratios chose their noload: of the run's own session, or pooled
- * over the sessions (of the row's label, or of --baseline's). */
-const char *report_ratio_noload(const struct report *r)
-{
-	return r->ratio_base || r->pool_noload ? "pooled" : "session";
-}
-
-void report_put_num(FILE *f, double v, const char *before, const char *none)
-{
-	if (isnan(v) || isinf(v))
-		fprintf(f, "%s%s", before, none);
-	else
-		fprintf(f, "%s%.10g", before, v);
-}
-
-const char *const report_metrics[REPORT_NMETRICS] = { "time", "cpu", "loads", "lcpu" };
-
-const struct summary *report_metric(const struct cell *c, size_t m)
-{
-	const struct summary *s[] = { &c->time, &c->cpu, &c->loads, &c->lcpu };
-
-	return s[m];
-}
-
-const char *const report_summary_fields[REPORT_NSUMMARY] = {
-	"mean", "sd", "min", "median", "max", "ci_lo", "ci_hi",
-};
-
-void report_summary_values(const struct summary *s, double *v)
-{
-	double half = ci_half_width(s, REPORT_LEVEL);
-
-	v[0] = s->mean;
-	v[1] = s->sd;
-	v[2] = s->min;
-	v[3] = s->median;
-	v[4] = s->max;
-	v[5] = s->mean - half;
-	v[6] = s->mean + half;
-}
-
-const char *const report_test_fields[REPORT_NTEST] = { "t", "df", "p", "p_holm" };
-
-void report_test_values(const struct sigtest *t, double *v)
-{
-	v[0] = t->w.t;
-	v[1] = t->w.df;
-	v[2] = t->w.p;
-	v[3] = t->p_holm;
-}
-
-const char *const report_system_fields[REPORT_NSYSTEM] = {
-	"loads_per_s", "cpu_total", "idle", "iowait", "majflt", "pswpin", "pswpout",
-};
-
-void report_system_values(const struct cell *c, double *v)
-{
-	v[0] = c->loads_per_s;
-	v[1] = c->cpu_total;
-	v[2] = c->idle;
-	v[3] = c->iowait;
-	v[4] = c->majflt;
-	v[5] = c->pswpin;
-	v[6] = c->pswpout;
-}
-
-static void count_invalid(const struct store *st, char *const *labels, size_t nl)
-{
-	size_t bad = 0;
-	const struct run *last = NULL;
-
-	for (size_t i = 0; i < st->nruns; i++) {
-		if (st->runs[i].valid || !has(labels, nl, st->runs[i].label))
-			continue;
-		bad++;
-		last = &st->runs[i];
-	}
-	if (bad)
-		msg("%zu invalid run%s left out of the tables (the last: %s %s round %d: %s)",
-		    bad, bad == 1 ? "" : "s", last->label, last->type, last->round,
-		    last->reason ? last->reason : "no reason recorded");
-}
-
-int report_print(FILE *f, const struct store *st, const struct report_opts *o,
-		 char *why, size_t len)
-{
-	struct report r;
-
-	if (o->latency && o->delays)
-		return whyf(why, len, "--latency and --delays are two reports: ask for one");
-	if (report_build(st, o, &r, why, len))
-		return -1;
-	if (o->delays) {
-		int rc = report_delays_print(f, &r, o->format, why, len);
-
-		report_free(&r);
-		return rc;
-	}
-	if (o->latency) {
-		int rc = report_latency_print(f, &r, o->format, why, len);
-
-		report_free(&r);
-		return rc;
-	}
-	printers[o->format]->print(f, &r, o);
-	if (r.unmatched)
-		msg("baseline '%s' has no noload run of the workload of some rows: their "
-		    "Ratio is -", r.ratio_base);
-	count_invalid(st, r.labels, r.nlabels);
-	report_free(&r);
-	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report.h - the contest tables: cells from stored runs, their statistics,
- * and the printers (text and markdown tables, csv and json data; one a file,
- * src/report-*.c, registered in report.c). */
+/* report.h - the contest tables: the report's model (report.c: cells from
+ * stored runs, their statistics) and the ways to print it (the formats, one
+ * printer a file, listed in printers.c; the latency and delays tables). */
 #ifndef CONTEST_REPORT_H
 #define CONTEST_REPORT_H
 
@@ -31,7 +31,7 @@ struct report_opts {
 	int stats;              /* spread and intervals in the tables */
 	int columns;            /* the system figures in the tables */
 	int latency;            /* the latency probe's tables instead */
-	int delays;             /* the delays tables instead (report-delays.c) */
+	int delays;             /* the delays tables instead (delays.c) */
 	int no_latency;         /* no line of the probe's p99s under each table */
 	const char *types;      /* run types to show, comma-separated; NULL: all */
 	int header;             /* what the runs share above the tables: 1, -1 not,
@@ -123,12 +123,38 @@ struct report {
 /* Whether row g is the base's own row (its label, and its machine and
  * kernel where the base is pinned to one). */
 int report_base_is_row(const struct report_base *b, const struct report_row *g);
+/* The row row g is tested against in the latency and delays tables: the
+ * test base's of the same workload, loads in contest's session, probe on
+ * as g's; -1 when there is none. */
+ptrdiff_t report_test_row(const struct report *r, size_t g);
+/* A test not made, and why. */
+void report_untested(struct sigtest *t, const char *why);
+/* Whether a run type runs a load beside the workload (a type this contest
+ * does not know, from other records, is taken to). */
+int report_type_has_load(const char *type);
+
+/* What the rows were measured with (values.c).  Every key of the rows'
+ * environment records, in first-seen order; every name of the loads' sizes
+ * in the runs of type t (every type: t == ntypes).  The caller frees the
+ * array, not the keys. */
+char **report_env_keys(const struct report *r, size_t *n);
+char **report_param_keys(const struct report *r, size_t t, size_t *n);
+/* A row's values of key, each distinct one once, joined by " / ", how many
+ * in *count; NULL when there is none.  Raw: as stored, absent ones left
+ * out; else as compared and shown.  The caller frees it. */
+char *report_row_value(const struct report *r, const struct report_row *g, const char *key,
+		       int raw, size_t *count);
+/* The same for a size the load of a row's runs of type t used. */
+char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
+			size_t *count);
 
 /* The statistics of every shown cell.  0, or -1 with why (nothing to show,
  * a --baseline without noload). */
 int report_build(const struct store *st, const struct report_opts *o, struct report *r,
 		 char *why, size_t len);
 const struct cell *report_cell(const struct report *r, size_t row, size_t type);
+/* The noload cell of a row, or NULL. */
+const struct cell *report_noload_of(const struct report *r, size_t g);
 /* Whether run u is one of row g's: a valid run of its label, workload and
  * configuration (loads' session, probe). */
 int report_row_has(const struct report_row *g, const struct run *u);
@@ -152,7 +178,7 @@ int report_last_one_noload(const struct store *st, const char *label, const char
 int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 		 char *why, size_t len);
 
-/* The latency probe's figures (report-latency.c): one task's in one row's
+/* The latency probe's figures (latency.c): one task's in one row's
  * runs of one run type. */
 struct latency_cell {
 	size_t n;               /* runs with the probe */
@@ -186,22 +212,19 @@ const char *latency_untested_why(const struct latency *l);
  * nothing when no row of it ran the probe. */
 void latency_p99_line(FILE *f, const struct latency *l, size_t t, int markdown, int width);
 
-/* The latency figures as keyvalue lines (report-keyvalue.c). */
-void report_latency_keyvalue(FILE *f, const struct latency *l);
-
-/* The latency probe's tables of a built report (report-latency.c) in
+/* The latency probe's tables of a built report (latency.c) in
  * format: 0, or -1 with why when no run shown ran the probe. */
 int report_latency_print(FILE *f, const struct report *r, enum report_format format,
 			 char *why, size_t len);
 
-/* Where the compile's time went (report-delays.c): a table per run type,
+/* Where the compile's time went (delays.c): a table per run type,
  * in format.  0, or -1 with why when no run shown recorded it. */
 int report_delays_print(FILE *f, const struct report *r, enum report_format format,
 			char *why, size_t len);
 
 /* The Loads cell: whole units from 10 up; below that one decimal, dropped
  * when it is 0, so that a slow load shows 0.4 rather than 0 and a table of
- * whole numbers reads as the 2002 ones did. */
+ * whole numbers reads as the 2002 ones did (format.c). */
 void format_loads(double loads, char *buf, size_t len);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-text.c - the report as plain text: the tables of 2002, columns
+/* text.c - the report as plain text: the tables of 2002, columns
  * aligned with spaces, fit for a mail, and the notes under them. */
 #include "config.h"
 

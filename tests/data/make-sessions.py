@@ -96,7 +96,7 @@ def ss(v):
 
 def session_ratio(sessions, typ):
     """The Ratio over each run's own session's noload and its 95% interval
-    (src/report/report.c, session_ratio)."""
+    (src/report/sessions.c, report_session_ratio)."""
     paired = [s for s in sessions.values() if typ in s and 'noload' in s]
     loaded = [x for s in paired for x in s[typ]]
     n, k = len(loaded), len(paired)

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* format.c - what every printer of the report uses, in one place: numbers
+ * as the formats write them, the figures of a cell by name, the escaping of
+ * json, csv and markdown, the keys and lines of keyvalue, the label column's
+ * width and the notes and legends under the tables.  The printers (one a
+ * file) use these and never one another's. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/format.h"
+#include "lib/util.h"
+
+#define LABEL_WIDTH 20
+
+/* ---- numbers ------------------------------------------------------------- */
+
+void report_put_num(FILE *f, double v, const char *before, const char *none)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(f, "%s%s", before, none);
+	else
+		fprintf(f, "%s%.10g", before, v);
+}
+
+void format_loads(double loads, char *buf, size_t len)
+{
+	size_t n;
+
+	if (loads >= 9.95) {
+		snprintf(buf, len, "%.0f", loads);
+		return;
+	}
+	snprintf(buf, len, "%.1f", loads);
+	n = strlen(buf);
+	if (n > 2 && !strcmp(buf + n - 2, ".0"))
+		buf[n - 2] = '\0';
+}
+
+/* v as the json report writes it (10 significant digits), without an
+ * exponent: 2.5e-07 is 0.00000025, 1.5e+12 is 1500000000000. */
+void report_put_fixed(FILE *f, double v)
+{
+	char g[40], digits[40], *e, *p;
+	size_t n = 0;
+	long exp;
+
+	snprintf(g, sizeof(g), "%.10g", v);
+	e = strchr(g, 'e');
+	if (!e) {
+		fputs(g, f);
+		return;
+	}
+	exp = strtol(e + 1, NULL, 10);
+	*e = '\0';
+	p = g;
+	if (*p == '-')
+		fputc(*p++, f);
+	for (; *p; p++)		/* the mantissa's digits, d.ddd: point after the first */
+		if (*p != '.')
+			digits[n++] = *p;
+	digits[n] = '\0';
+	if (exp < 0) {
+		fputs("0.", f);
+		for (long i = -1; i > exp; i--)
+			fputc('0', f);
+		fputs(digits, f);
+	} else {
+		for (long i = 0; i <= exp || i < (long)n; i++) {
+			if (i == exp + 1)
+				fputc('.', f);
+			fputc(i < (long)n ? digits[i] : '0', f);
+		}
+	}
+}
+
+/* ---- the figures of a cell, by name -------------------------------------- */
+
+/* How the Ratios chose their noload: of the run's own session, or pooled
+ * over the sessions (of the row's label, or of --baseline's). */
+const char *report_ratio_noload(const struct report *r)
+{
+	return r->ratio_base || r->pool_noload ? "pooled" : "session";
+}
+
+const char *const report_metrics[REPORT_NMETRICS] = { "time", "cpu", "loads", "lcpu" };
+
+const struct summary *report_metric(const struct cell *c, size_t m)
+{
+	const struct summary *s[] = { &c->time, &c->cpu, &c->loads, &c->lcpu };
+
+	return s[m];
+}
+
+const char *const report_summary_fields[REPORT_NSUMMARY] = {
+	"mean", "sd", "min", "median", "max", "ci_lo", "ci_hi",
+};
+
+void report_summary_values(const struct summary *s, double *v)
+{
+	double half = ci_half_width(s, REPORT_LEVEL);
+
+	v[0] = s->mean;
+	v[1] = s->sd;
+	v[2] = s->min;
+	v[3] = s->median;
+	v[4] = s->max;
+	v[5] = s->mean - half;
+	v[6] = s->mean + half;
+}
+
+const char *const report_test_fields[REPORT_NTEST] = { "t", "df", "p", "p_holm" };
+
+void report_test_values(const struct sigtest *t, double *v)
+{
+	v[0] = t->w.t;
+	v[1] = t->w.df;
+	v[2] = t->w.p;
+	v[3] = t->p_holm;
+}
+
+const char *const report_system_fields[REPORT_NSYSTEM] = {
+	"loads_per_s", "cpu_total", "idle", "iowait", "majflt", "pswpin", "pswpout",
+};
+
+void report_system_values(const struct cell *c, double *v)
+{
+	v[0] = c->loads_per_s;
+	v[1] = c->cpu_total;
+	v[2] = c->idle;
+	v[3] = c->iowait;
+	v[4] = c->majflt;
+	v[5] = c->pswpin;
+	v[6] = c->pswpout;
+}
+
+/* ---- json ---------------------------------------------------------------- */
+
+/* The length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (s[0] >= 0xf5)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, surrogates or code points past U+10FFFF */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, valid
+ * UTF-8 kept, any other byte replaced by U+FFFD. */
+void json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	while (*s) {
+		if (*s == '"' || *s == '\\') {
+			fprintf(f, "\\%c", *s++);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\u%04x", *s++);
+		} else if (*s < 0x80) {
+			fputc(*s++, f);
+		} else {
+			size_t n = utf8_len(s);
+
+			if (n) {
+				fwrite(s, 1, n, f);
+				s += n;
+			} else {
+				fputs("\\ufffd", f);
+				s++;
+			}
+		}
+	}
+	fputc('"', f);
+}
+
+void json_num(FILE *f, double v)
+{
+	report_put_num(f, v, "", "null");
+}
+
+void json_nums(FILE *f, const char *const *names, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s\"%s\": ", i ? ", " : "", names[i]);
+		json_num(f, v[i]);
+	}
+}
+
+void json_open(FILE *f, const char *schema, const struct report *r)
+{
+	fprintf(f, "{\"schema\": \"%s\", \"baseline\": ", schema);
+	json_str(f, r->test_base);
+	fputs(", \"alpha\": ", f);
+	json_num(f, r->alpha);
+}
+
+void json_test(FILE *f, const struct sigtest *t)
+{
+	double v[REPORT_NTEST];
+
+	if (t->untested) {
+		fputs("{\"untested\": ", f);
+		json_str(f, t->untested);
+		fputc('}', f);
+		return;
+	}
+	report_test_values(t, v);
+	fputc('{', f);
+	json_nums(f, report_test_fields, v, ARRAY_SIZE(v));
+	fprintf(f, ", \"significant\": %s}", t->significant ? "true" : "false");
+}
+
+/* ---- csv ----------------------------------------------------------------- */
+
+/* A CSV field (RFC 4180): quoted when it holds a comma, a quote, a line
+ * break or a space at an end, quotes doubled. */
+void csv_str(FILE *f, const char *s, int first)
+{
+	size_t n = strlen(s);
+
+	if (!first)
+		fputc(',', f);
+	if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void csv_num(FILE *f, double v)
+{
+	report_put_num(f, v, ",", "");
+}
+
+void csv_test(FILE *f, const struct sigtest *t)
+{
+	double v[REPORT_NTEST];
+
+	report_test_values(t, v);
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		csv_num(f, v[i]);
+	csv_str(f, t->untested ? "" : t->significant ? "1" : "0", 0);
+	csv_str(f, t->untested ? t->untested : "", 0);
+}
+
+/* ---- markdown ------------------------------------------------------------ */
+
+/* Text in markdown (a label or type in a table, a note): | and markup
+ * escaped, padded to width. */
+void md_text(FILE *f, const char *s, int width)
+{
+	int n = 0;
+
+	for (; *s; s++, n++) {
+		if (strchr("\\|*_`<[", *s)) {
+			fputc('\\', f);
+			n++;
+		}
+		fputc(*s, f);
+	}
+	fprintf(f, "%*s", width > n ? width - n : 0, "");
+}
+
+void md_dashes(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc('-', f);
+}
+
+/* ---- keyvalue ------------------------------------------------------------ */
+
+/* A row's name as a key: every byte but letters, digits, '_', '.' and '-'
+ * replaced by '_'. */
+char *report_key_name(const char *name)
+{
+	char *s = xstrdup(name);
+
+	for (char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("_.-", *p)))
+			*p = '_';
+	return s;
+}
+
+void keyvalue_line(FILE *f, const struct keyvalue_key *k, const char *name, const char *suffix,
+		   double v)
+{
+	if (isnan(v) || isinf(v))
+		return;
+	fprintf(f, "%s%s%s.%s%s: ", k->row, k->row[0] ? "." : "", k->type, name, suffix);
+	report_put_fixed(f, v);
+	fputc('\n', f);
+}
+
+void keyvalue_test(FILE *f, const struct keyvalue_key *k, const char *metric,
+		   const struct sigtest *t)
+{
+	double v[REPORT_NTEST];
+
+	if (t->untested)
+		return;
+	report_test_values(t, v);
+	for (size_t i = 0; i < REPORT_NTEST; i++) {
+		char *suffix = xasprintf("_%s", report_test_fields[i]);
+
+		keyvalue_line(f, k, metric, suffix, v[i]);
+		free(suffix);
+	}
+	keyvalue_line(f, k, metric, "_significant", t->significant);
+}
+
+/* ---- the label column, the notes and legends under the tables ------------ */
+
+int report_label_width(const struct report *r)
+{
+	int w = LABEL_WIDTH;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if ((int)strlen(r->rows[i].name) > w)
+			w = (int)strlen(r->rows[i].name);
+	return w;
+}
+
+void report_note(struct report_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	line = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (!o->gap++)
+		fputc('\n', o->f);
+	o->line(o->f, line);
+	free(line);
+}
+
+void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	line = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (markdown) {
+		fputs("- ", f);
+		md_text(f, line, 0);
+	} else {
+		fputs(line, f);
+	}
+	fputc('\n', f);
+	free(line);
+}

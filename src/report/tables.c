@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tables.c - the report's tables, for text and markdown: the columns, every
+ * run type's table in suite order, and the notes under them (the legend of
+ * the '*', whose noload the Ratios divide by, each row's noise, the checks,
+ * the splits and the differences). */
+#include "config.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/format.h"
+#include "lib/util.h"
+
+/* Where the differences under the tables wrap in text: a mail's lines. */
+#define MAIL_WIDTH 72
+
+/* ---- notes under the tables ------------------------------------------------ */
+
+/* One line: what a '*' means, or why no test was made.  Where some cells
+ * were tested and others not, both fit on the line for a short baseline
+ * label; past 80 columns the reason goes on a line of its own. */
+static void print_legend(struct report_out *o, const struct report *r)
+{
+	const char *why = report_untested_why(r);
+	const char *brief = r->few && r->flat ? "< 2 runs or no spread"
+			  : r->few ? "< 2 runs" : "no spread";
+	char *star;
+
+	if (!r->compared)
+		return;
+	if (!r->tests) {
+		report_note(o, "No significance test against %s: %s", r->test_base, why);
+		return;
+	}
+	star = xasprintf("* differs from %s (Welch's t-test, Holm-adjusted p < %g)",
+			 r->test_base, r->alpha);
+	if (!r->few && !r->flat) {
+		report_note(o, "%s", star);
+	} else if (strlen(star) + strlen("; no test: ") + strlen(brief) <= 80) {
+		report_note(o, "%s; no test: %s", star, brief);
+	} else {
+		report_note(o, "%s", star);
+		report_note(o, "No test where: %s", why);
+	}
+	free(star);
+}
+
+/* Whose noload the Ratios divide by, where a row has several sessions and
+ * the two ways differ; the runs a row's Ratios leave out. */
+static void print_ratio_notes(struct report_out *o, const struct report *r)
+{
+	const char *scope = report_noload_scope(r);
+
+	if (scope)
+		report_note(o, "Ratio: Times over %s (%s)", scope,
+		     r->pool_noload ? "--pool-noload" : "--pool-noload pools the sessions");
+	for (size_t g = 0; g < r->nrows; g++)
+		if (r->rows[g].unpaired)
+			report_note(o, "%s: %zu run%s of sessions without a noload left out of its Ratios",
+			     r->rows[g].name, r->rows[g].unpaired,
+			     r->rows[g].unpaired == 1 ? "" : "s");
+}
+
+/* Per row, the coefficient of variation of its noload Times: how far apart
+ * two runs of one kernel fall on this machine. */
+static void print_noise(struct report_out *o, const struct report *r)
+{
+	for (size_t g = 0; g < r->nrows; g++) {
+		const struct cell *c = report_noload_of(r, g);
+
+		if (c && c->n >= 2)
+			report_note(o, "%-*s noise: %.1f%% over %zu runs", report_label_width(r),
+			     r->rows[g].name, summary_cv(&c->time) * 100, c->n);
+	}
+}
+
+/* ---- the tables ------------------------------------------------------------ */
+
+enum mark { MARK_NONE, MARK_TIME, MARK_LOADS };
+
+/* A column: its header, least width, which test's '*' follows its value,
+ * and the value: fmt, or the double at off in the cell with prec decimals
+ * ("-" when NaN). */
+struct column {
+	const char *head;
+	int width;
+	enum mark mark;
+	void (*fmt)(const struct cell *c, char *buf, size_t len);
+	size_t off;
+	int prec;
+};
+
+static void fmt_runs(const struct cell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "[%zu]", c->n);
+}
+
+static void fmt_loads(const struct cell *c, char *buf, size_t len)
+{
+	format_loads(c->loads.mean, buf, len);
+}
+
+/* Time's change against the test base's: "+4.2%", the base's own "base". */
+static void fmt_change(const struct cell *c, char *buf, size_t len)
+{
+	if (c->base)
+		snprintf(buf, len, "base");
+	else if (isnan(c->time_change))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", c->time_change);
+}
+
+static void fmt_ci(const struct cell *c, char *buf, size_t len)
+{
+	if (isnan(c->ratio_lo))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f..%.2f", c->ratio_lo, c->ratio_hi);
+}
+
+#define NUM(head, width, mark, field, prec) \
+	{ head, width, mark, NULL, offsetof(struct cell, field), prec }
+
+static const struct column col_runs = { "[runs]", 6, MARK_NONE, fmt_runs, 0, 0 };
+static const struct column col_time = NUM("Time", 6, MARK_TIME, time.mean, 1);
+static const struct column col_sd = NUM("+-sd", 5, MARK_NONE, time.sd, 1);
+static const struct column col_cpu = NUM("CPU%", 5, MARK_NONE, cpu.mean, 0);
+static const struct column col_loads = { "Loads", 6, MARK_LOADS, fmt_loads, 0, 0 };
+static const struct column col_lcpu = NUM("LCPU%", 6, MARK_NONE, lcpu.mean, 0);
+static const struct column col_ratio = NUM("Ratio", 6, MARK_NONE, ratio, 2);
+static const struct column col_ci = { "95% CI", 10, MARK_NONE, fmt_ci, 0, 0 };
+static const struct column col_change = { "Change", 6, MARK_TIME, fmt_change, 0, 0 };
+static const struct column col_min = NUM("Min", 6, MARK_NONE, time.min, 1);
+static const struct column col_max = NUM("Max", 6, MARK_NONE, time.max, 1);
+/* --columns */
+static const struct column col_extra[] = {
+	NUM("Loads/s", 7, MARK_NONE, loads_per_s, 2),
+	NUM("CPU+L%", 6, MARK_NONE, cpu_total, 0),
+	NUM("Idle%", 5, MARK_NONE, idle, 1),
+	NUM("IOwt%", 5, MARK_NONE, iowait, 1),
+	NUM("MajFlt", 6, MARK_NONE, majflt, 0),
+	NUM("SwpIn", 5, MARK_NONE, pswpin, 0),
+	NUM("SwpOut", 6, MARK_NONE, pswpout, 0),
+	NUM("CPUwt", 5, MARK_NONE, cpu_wait, 1),
+	NUM("IOdly", 5, MARK_NONE, io_wait, 1),
+};
+
+/* The columns of the tables: the 2002 layout, with the spread, Time's
+ * change against the test base and its range (--stats), and the system
+ * figures (--columns). */
+static size_t pick_columns(const struct report_opts *o, const struct column **cols)
+{
+	size_t n = 0;
+
+	cols[n++] = &col_runs;
+	cols[n++] = &col_time;
+	if (o->stats)
+		cols[n++] = &col_sd;
+	cols[n++] = &col_cpu;
+	cols[n++] = &col_loads;
+	cols[n++] = &col_lcpu;
+	cols[n++] = &col_ratio;
+	if (o->stats) {
+		cols[n++] = &col_ci;
+		cols[n++] = &col_change;
+		cols[n++] = &col_min;
+		cols[n++] = &col_max;
+	}
+	for (size_t i = 0; o->columns && i < ARRAY_SIZE(col_extra); i++)
+		cols[n++] = &col_extra[i];
+	return n;
+}
+
+static int marked(const struct cell *c, enum mark m)
+{
+	return (m == MARK_TIME && c->t_time.significant) ||
+	       (m == MARK_LOADS && c->t_loads.significant);
+}
+
+static void column_text(const struct column *col, const struct cell *c, char *buf, size_t len)
+{
+	double v;
+
+	if (col->fmt) {
+		col->fmt(c, buf, len);
+		return;
+	}
+	memcpy(&v, (const char *)c + col->off, sizeof(v));
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", col->prec, v);
+}
+
+/* Run type t's table: every column's text in every row with runs of t. */
+static void table_build(const struct report *r, const struct report_opts *o, size_t t,
+			struct report_table *tb)
+{
+	const struct column *cols[REPORT_MAX_COLUMNS];
+
+	tb->ncols = pick_columns(o, cols);
+	tb->text = xcalloc(r->nrows * tb->ncols, REPORT_CELL_TEXT);
+	tb->mark = xcalloc(r->nrows * tb->ncols, 1);
+	for (size_t c = 0; c < tb->ncols; c++) {
+		tb->head[c] = cols[c]->head;
+		tb->width[c] = cols[c]->width;
+		if ((int)strlen(cols[c]->head) > tb->width[c])
+			tb->width[c] = (int)strlen(cols[c]->head);
+		for (size_t g = 0; g < r->nrows; g++) {
+			const struct cell *cell = report_cell(r, g, t);
+			size_t i = g * tb->ncols + c;
+
+			if (!cell->n)
+				continue;
+			column_text(cols[c], cell, tb->text[i], REPORT_CELL_TEXT);
+			tb->mark[i] = (char)marked(cell, cols[c]->mark);
+		}
+	}
+}
+
+/* Under the mem_load table, each row whose runs swapped no page out: the
+ * load is about paging, and without swap (its runs' load.swap=no) it only
+ * measured memory bandwidth. */
+static void print_paging(struct report_out *o, const struct report *r, size_t t)
+{
+	int gap = o->gap;
+
+	o->gap = 0;	/* set off from the table; the notes below keep their own */
+	for (size_t g = 0; g < r->nrows; g++) {
+		const struct cell *c = report_cell(r, g, t);
+		size_t count;
+		char *swap;
+
+		if (!c->n || isnan(c->pswpout) || c->pswpout > 0)
+			continue;
+		/* the runs' own load.swap, else (older runs) the sessions' swap_total */
+		swap = report_cell_param(r, g, t, "swap", 1, &count);
+		if (!swap) {
+			swap = report_row_value(r, &r->rows[g], "swap_total", 1, &count);
+			if (swap && !strcmp(swap, "0"))
+				strcpy(swap, "no");
+		}
+		report_note(o, "%s: %s", r->rows[g].name, swap && !strcmp(swap, "no") ?
+		     "no swap: mem_load did not page" : "mem_load did not page (no page swapped out)");
+		free(swap);
+	}
+	o->gap = gap;
+}
+
+void report_tables(FILE *f, const struct report *r, const struct report_opts *opts,
+		   void (*table)(FILE *f, const struct report *r, size_t t,
+				 struct report_table *tb),
+		   void (*line)(FILE *f, const char *text))
+{
+	struct report_out o = { f, line, 0, opts->format == REPORT_TEXT ? MAIL_WIDTH : 0 };
+	struct latency l;
+	char why[128];
+	/* the probe's p99s under each table, where some row ran it */
+	int lat = !opts->no_latency && latency_build(r, &l, why, sizeof(why)) == 0;
+
+	if (opts->header > 0 || (!opts->header && opts->format == REPORT_MARKDOWN))
+		report_header(&o, r);
+	for (size_t t = 0; t < r->ntypes; t++) {
+		struct report_table tb;
+
+		if (t)
+			fputc('\n', f);
+		table_build(r, opts, t, &tb);
+		table(f, r, t, &tb);
+		free(tb.text);
+		free(tb.mark);
+		if (lat)
+			latency_p99_line(f, &l, t, opts->format == REPORT_MARKDOWN, MAIL_WIDTH);
+		if (!strcmp(r->types[t], "mem_load"))
+			print_paging(&o, r, t);
+	}
+	print_legend(&o, r);
+	if (opts->stats && r->compared)
+		report_note(&o, "Change: mean Time against %s's (+ slower, - faster); Min, Max: "
+			    "of the runs' Times", r->test_base);
+	print_ratio_notes(&o, r);
+	report_checks(&o, r);
+	print_noise(&o, r);
+	report_splits(&o, r);
+	report_differences(&o, r);
+	if (lat)
+		latency_free(&l);
+}
