@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/record.h"
+#include "results/run.h"
 #include "report/format.h"
 #include "lib/util.h"
 
