@@ -17,7 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/compare.h"
 #include "run/env.h"
 #include "lib/flush.h"
 #include "lib/fsutil.h"
@@ -65,7 +64,7 @@ struct suite {
 	int work_lock, results_lock; /* fds of the held locks, or -1 */
 	int compare_lock;	/* contest compare: COMPARE_LOCK's fd, or -1 */
 	size_t kept, invalid;
-	struct comparison *cmp; /* contest compare, or NULL */
+	const struct suite_hooks *cmp; /* contest compare, or NULL */
 	size_t cur;             /* its configuration running now */
 	const struct record *obs; /* what was observed before the run stored now */
 };
@@ -145,8 +144,13 @@ static int pick_label(struct suite *s)
 {
 	struct utsname u;
 	char why[256];
-	const char *label = s->cmp ? s->cmp->cfgs[0].label : s->cfg->label;
+	struct suite_config k;
+	const char *label = s->cfg->label;
 
+	if (s->cmp) {
+		s->cmp->config(s->cmp->c, 0, &k);
+		label = k.label;
+	}
 	if (!label) {
 		if (uname(&u))
 			return usage_error("uname: %s; name the kernel with -k LABEL", strerror(errno));
@@ -424,12 +428,13 @@ static void finish_loads(struct suite *s)
 /* Configuration i of the comparison from now on: its label and loads. */
 static void use_config(struct suite *s, size_t i)
 {
-	const struct cmp_config *k = &s->cmp->cfgs[i];
+	struct suite_config k;
 
+	s->cmp->config(s->cmp->c, i, &k);
 	s->cur = i;
-	snprintf(s->label, sizeof(s->label), "%s", k->label);
-	s->h.load_nice = k->has_nice ? k->load_nice : (int)s->cfg->load_nice;
-	s->h.load_session = k->load_session >= 0 ? k->load_session : s->cfg->load_session;
+	snprintf(s->label, sizeof(s->label), "%s", k.label);
+	s->h.load_nice = k.has_nice ? k.load_nice : (int)s->cfg->load_nice;
+	s->h.load_session = k.load_session >= 0 ? k.load_session : s->cfg->load_session;
 }
 
 static int write_env_of(struct suite *s)
@@ -452,7 +457,7 @@ static int write_env_of(struct suite *s)
 	if (s->zram.id >= 0)
 		record_set(&r, "swap_made", "zram (--swap)");
 	if (s->cmp)
-		compare_describe(s->cmp, s->cur, NULL, &r);
+		s->cmp->describe(s->cmp->c, s->cur, NULL, &r);
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	if (ret)
 		msg("%s", why);
@@ -505,7 +510,7 @@ static int store_run(struct suite *s, struct run *run)
 
 	run_to_record(run, &r);
 	if (s->cmp)
-		compare_describe(s->cmp, s->cur, s->obs, &r);
+		s->cmp->describe(s->cmp->c, s->cur, s->obs, &r);
 	test_hook("record");
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	record_free(&r);
@@ -628,12 +633,13 @@ static int compare_run(struct suite *s, const struct runtype *rt, size_t i, stru
 
 	record_init(&after, "observed");
 	progress_phase("checking the configuration", NULL, 0);
-	bad_pre = compare_verify(s->cmp, s->cfg->work_dir, before, pre, sizeof(pre));
+	bad_pre = s->cmp->verify(s->cmp->c, s->cfg->work_dir, before, pre, sizeof(pre));
 	rc = harness_run(&s->h, rt, s->ctx[i], run);
 	if (!rc && !proc_interrupted()) {
 		progress_phase("checking the configuration", NULL, 0);
-		bad_post = compare_verify(s->cmp, s->cfg->work_dir, &after, post, sizeof(post)) ||
-			   compare_changed(before, &after, post, sizeof(post));
+		bad_post = s->cmp->verify(s->cmp->c, s->cfg->work_dir, &after, post,
+					  sizeof(post)) ||
+			   s->cmp->changed(before, &after, post, sizeof(post));
 		if ((bad_pre || bad_post) && run->valid) {
 			run->valid = 0;
 			free(run->reason);
@@ -731,14 +737,14 @@ static int compare_rounds(struct suite *s)
 
 	for (uint64_t round = 1; round <= s->cfg->runs && !ret; round++) {
 		for (size_t k = 0; k < s->cmp->n && !ret; k++) {
-			size_t ci = compare_at(s->cmp, round, k);
+			size_t ci = s->cmp->at(s->cmp->c, round, k);
 			char why[1024];
 			int built = 0;	/* cacherun follows a build of its configuration */
 
 			use_config(s, ci);
 			info("round %llu: configuration %s", (unsigned long long)round, s->label);
 			progress_phase("setting up the configuration", NULL, 0);
-			if (compare_enter(s->cmp, ci, why, sizeof(why))) {
+			if (s->cmp->enter(s->cmp->c, ci, why, sizeof(why))) {
 				if (!proc_interrupted())
 					msg("configuration %s: %s", s->label, why);
 				ret = proc_interrupted() ? -1 : -2;
@@ -752,7 +758,7 @@ static int compare_rounds(struct suite *s)
 					ret = -1;
 			}
 			progress_phase("undoing the configuration", NULL, 0);
-			if (compare_leave(s->cmp, why, sizeof(why))) {
+			if (s->cmp->leave(s->cmp->c, why, sizeof(why))) {
 				msg("configuration %s: %s", s->label, why);
 				if (!ret)
 					ret = -2;
@@ -785,7 +791,7 @@ static void print_summary(struct suite *s)
 
 	if (store_load(s->cfg->results, &st, why, sizeof(why)) == 0) {
 		/* a comparison: its own runs, tested against its first configuration */
-		if (s->cmp && compare_select(&st, s->cmp->id, &labels, &n, why, sizeof(why)) == 0) {
+		if (s->cmp && s->cmp->select(&st, s->session, &labels, &n, why, sizeof(why)) == 0) {
 			o.labels = labels;
 			o.nlabels = n;
 		}
@@ -801,7 +807,7 @@ static void print_summary(struct suite *s)
 	if (s->cmp) {
 		info("%zu valid and %zu invalid runs of comparison %s added to %s, one file "
 		     "per configuration; 'contest report -d %s --compare %s' shows them again",
-		     s->kept, s->invalid, s->cmp->id, dir, dir, s->cmp->id);
+		     s->kept, s->invalid, s->session, dir, dir, s->session);
 	} else {
 		path = store_path(dir, s->label);
 		info("%zu valid and %zu invalid runs added to %s; after the reboot into the "
@@ -911,7 +917,7 @@ static void print_plan(struct suite *s, FILE *f)
 	if (results_in_memory(dir, why, sizeof(why)))
 		fprintf(f, "%swarning: %s\n", prefix, why);
 	if (s->cmp)
-		compare_print_plan(s->cmp, s->cfg->runs, f);
+		s->cmp->print_plan(s->cmp->c, s->cfg->runs, f);
 	free(path);
 	free(dir);
 	if (s->cfg->swap_zram)
@@ -996,7 +1002,7 @@ static int claim_dirs(struct suite *s)
 		return 0;
 	}
 	s->results_lock = lock_dir(s->cfg->results, "results directory");
-	if (s->results_lock >= 0 && s->cmp && compare_machine_wide(s->cmp) &&
+	if (s->results_lock >= 0 && s->cmp && s->cmp->machine_wide(s->cmp->c) &&
 	    access(COMPARE_RUN_DIR, W_OK) == 0) {
 		s->compare_lock = lock_file(COMPARE_LOCK, "comparing on this machine, changing "
 					    "its settings", "wait for it to end: two comparisons at "
@@ -1025,7 +1031,7 @@ static int setup_suite(struct suite *s)
 	if (make_swap(s))
 		return -1;
 	if (s->cmp && !dry)
-		s->cmp->log = xasprintf("%s/compare.log", s->run_dir);
+		s->cmp->log_to(s->cmp->c, xasprintf("%s/compare.log", s->run_dir));
 	if (workload_init(&s->wl, s->cfg, s->run_dir, jobs, why, sizeof(why))) {
 		msg("%s", why);
 		return -1;
@@ -1152,7 +1158,7 @@ static int suite_finish(struct suite *s)
 	return bad;
 }
 
-static int suite_go(struct config *cfg, struct comparison *cmp)
+static int suite_go(struct config *cfg, const struct suite_hooks *cmp)
 {
 	static struct suite s;
 	enum progress_mode mode;
@@ -1173,9 +1179,9 @@ static int suite_go(struct config *cfg, struct comparison *cmp)
 	snprintf(s.session, sizeof(s.session), "%lld-%d",
 		 (long long)(real_ns() / NS_PER_SEC), (int)getpid());
 	if (cmp) {	/* the comparison's id: its session, in every record */
-		snprintf(cmp->id, sizeof(cmp->id), "%s", s.session);
+		cmp->name(cmp->c, s.session);
 		if (!cfg->dry_run)
-			compare_start(cmp);
+			cmp->start(cmp->c);
 	}
 	s.h.wl = &s.wl;
 	s.h.lead_ns = (int64_t)((cfg->lead_time >= 0 ? cfg->lead_time : cfg->quick ? 1 : 3) *
@@ -1191,7 +1197,7 @@ static int suite_go(struct config *cfg, struct comparison *cmp)
 		status = 1;
 	else if (!cfg->dry_run && (rc = cmp ? compare_rounds(&s) : rounds(&s)) == -2)
 		status = 1;
-	if (cmp && compare_end(cmp))
+	if (cmp && cmp->end(cmp->c))
 		status = 1;
 	progress_end();
 	if (suite_finish(&s))
@@ -1212,7 +1218,7 @@ int suite_main(struct config *cfg)
 	return suite_go(cfg, NULL);
 }
 
-int suite_compare(struct config *cfg, struct comparison *cmp)
+int suite_compare(struct config *cfg, const struct suite_hooks *cmp)
 {
 	return suite_go(cfg, cmp);
 }
