@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* suite.c - the run command: preflight, setup, warm-up, rounds, results. */
+/* suite.c - the run command: preflight, setup, warm-up, rounds, results.
+ * contest load, which shares its beginning and end, is in suite-load.c. */
 #include "config.h"
 
 #include <dirent.h>
@@ -31,6 +32,7 @@
 #include "results/stats.h"
 #include "results/store.h"
 #include "run/suite.h"
+#include "run/suite-internal.h"
 #include "lib/swap.h"
 #include "run/taskstats.h"
 #include "lib/util.h"
@@ -44,30 +46,6 @@
  * can be changed either, and there is no lock. */
 #define COMPARE_RUN_DIR "/run"
 #define COMPARE_LOCK COMPARE_RUN_DIR "/contest-compare.lock"
-
-struct suite {
-	struct config *cfg;
-	char label[LABEL_MAX + 1];
-	const struct runtype *types[64];
-	struct load_ctx *ctx[64];  /* one per type; NULL for noload, cacherun */
-	size_t ntypes;
-	struct load_env env;
-	struct workload wl;
-	struct harness h;
-	const char *flush_dirs[3]; /* the work directory, and the user's tree */
-	char session[64];
-	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
-	struct zram zram;       /* --swap zram: the device made for the suite */
-	int made_work_dir;
-	int added_noload;       /* noload added for the Ratio (1, 2): the plan says why */
-	int one_noload;         /* the label's last suite had one noload: the plan says so */
-	int work_lock, results_lock; /* fds of the held locks, or -1 */
-	int compare_lock;	/* contest compare: COMPARE_LOCK's fd, or -1 */
-	size_t kept, invalid;
-	const struct suite_hooks *cmp; /* contest compare, or NULL */
-	size_t cur;             /* its configuration running now */
-	const struct record *obs; /* what was observed before the run stored now */
-};
 
 static int pick_types(struct suite *s)
 {
@@ -344,7 +322,7 @@ static int plan_swap(struct suite *s)
 
 /* Make it (but with --dry-run) in the run directory, before the loads size
  * themselves to the swap. */
-static int make_swap(struct suite *s)
+int make_swap(struct suite *s)
 {
 	char why[512];
 
@@ -391,7 +369,7 @@ static int preflight_loads(struct suite *s)
 	return check_disk_together(s);
 }
 
-static int prepare_loads(struct suite *s)
+int prepare_loads(struct suite *s)
 {
 	for (size_t i = 0; i < s->ntypes; i++) {
 		struct load_ctx *c = s->ctx[i];
@@ -526,7 +504,7 @@ static int store_run(struct suite *s, struct run *run)
 }
 
 /* cpu_ns of elapsed_ns as a percentage, "-" when not measured (< 0). */
-static int cpu_percent(int64_t cpu_ns, int64_t elapsed_ns, char *buf, size_t len)
+int cpu_percent(int64_t cpu_ns, int64_t elapsed_ns, char *buf, size_t len)
 {
 	if (cpu_ns < 0)
 		return snprintf(buf, len, "-");
@@ -844,7 +822,7 @@ static void print_load_session(FILE *f)
 }
 
 /* The --swap zram device: made, or with --dry-run to be made. */
-static void print_swap(const struct suite *s, FILE *f, const char *indent)
+void print_swap(const struct suite *s, FILE *f, const char *indent)
 {
 	char size[32], limit[32], name[32] = "a new zram device";
 
@@ -1099,7 +1077,7 @@ static void say_kept(struct suite *s)
 
 /* A suite and `contest load` begin alike: s empty but for cfg and the
  * harness settings they share, */
-static void suite_init(struct suite *s, struct config *cfg)
+void suite_init(struct suite *s, struct config *cfg)
 {
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
@@ -1113,7 +1091,7 @@ static void suite_init(struct suite *s, struct config *cfg)
 
 /* then the swap planned, the signals caught and the guardian started (not
  * for a dry run): 0, or an exit status after saying why, */
-static int suite_start(struct suite *s, int claim_results)
+int suite_start(struct suite *s, int claim_results)
 {
 	int rc = plan_swap(s);
 
@@ -1142,7 +1120,7 @@ static int suite_start(struct suite *s, int claim_results)
 
 /* and end alike: the loads finished, the swap, the run directory (locks
  * included) and the guardian gone.  1 when the swap could not be removed. */
-static int suite_finish(struct suite *s)
+int suite_finish(struct suite *s)
 {
 	int bad;
 
@@ -1221,160 +1199,4 @@ int suite_main(struct config *cfg)
 int suite_compare(struct config *cfg, const struct suite_hooks *cmp)
 {
 	return suite_go(cfg, cmp);
-}
-
-/* ---- contest load NAME ---------------------------------------------------- */
-
-static int run_alone(struct suite *s, struct load_ctx *c)
-{
-	int64_t cpu, t0, elapsed, probe_cpu = -1;
-	struct probe_stats pst[PROBE_TASKS];
-	struct probe *pr = NULL;
-	struct delays *dl;
-	struct loadset *ls;
-	struct run dr;
-	pid_t *pids;
-	size_t npids;
-	struct load_io io;
-	char why[512], pct[32];
-	double w0, work, calibration = 0;
-	int have_io;
-
-	if (c->ops->setup && c->ops->setup(c, why, sizeof(why))) {
-		msg("%s setup: %s", c->ops->name, why);
-		if (c->ops->cleanup)
-			c->ops->cleanup(c);
-		return 1;
-	}
-	if (s->cfg->probe)
-		calibration = probe_calibrate();	/* before the load: on an idle CPU */
-	msg("%s: starting %u process%s for %.1f s%s%s", c->ops->name, c->nprocs,
-	    c->nprocs == 1 ? "" : "es", s->cfg->seconds, s->cfg->probe ? " with the probe " : "",
-	    s->cfg->probe ? probe_profiles[s->cfg->probe].name : "");
-	ls = loadset_start(&s->h, c, why, sizeof(why));
-	if (ls && s->cfg->probe &&
-	    !(pr = probe_start(&s->h, s->cfg->probe, calibration, why, sizeof(why)))) {
-		loadset_stop(ls, NULL, 0);
-		ls = NULL;
-	}
-	if (!ls) {
-		if (c->ops->cleanup)
-			c->ops->cleanup(c);
-		if (!proc_interrupted())
-			msg("%s", why);
-		return 1;
-	}
-	loadset_mark(ls);
-	pids = loadset_pids(ls, &npids);
-	dl = delays_open(pids, npids, 0);
-	free(pids);
-	if (pr)
-		probe_begin(pr);
-	w0 = loadset_work(ls);
-	t0 = mono_ns();
-	while (!proc_interrupted() && mono_ns() - t0 < (int64_t)(s->cfg->seconds * NS_PER_SEC)) {
-		if (loadset_check(ls, why, sizeof(why)) || (pr && probe_check(pr, why, sizeof(why))) ||
-		    proc_pause(NS_PER_SEC / 10))
-			break;
-	}
-	if (pr)
-		probe_end(pr);
-	cpu = loadset_cpu_ns(ls);	/* the window's: not the stop's */
-	work = loadset_work(ls) - w0;
-	have_io = loadset_io(ls, &io) == 0;
-	run_init(&dr);
-	delays_close(dl, 0, &dr);
-	elapsed = mono_ns() - t0;
-	if (loadset_check(ls, why, sizeof(why)) == 0 &&
-	    (!pr || probe_check(pr, why, sizeof(why)) == 0))
-		why[0] = '\0';
-	if (pr && probe_stop(pr, pst, &probe_cpu, why[0] ? NULL : why, sizeof(why)) && !why[0])
-		why[0] = '?';
-	if (loadset_stop(ls, why[0] ? NULL : why, sizeof(why)) && !why[0])
-		why[0] = '?';
-	if (c->ops->cleanup)
-		c->ops->cleanup(c);
-	if (proc_interrupted() || why[0])
-		run_free(&dr);
-	if (proc_interrupted())
-		return 128 + proc_interrupted();
-	if (why[0]) {
-		msg("%s", why);
-		return 1;
-	}
-
-	double secs = (double)elapsed / NS_PER_SEC;
-
-	printf("load:     %s\n", c->ops->name);
-	printf("seconds:  %.1f\n", secs);
-	printf("work:     %.3f units (one unit: %s)\n", work, c->ops->unit);
-	printf("rate:     %.4f units/s\n", work / secs);
-	if (c->natural_per_unit > 0 && c->natural_unit)
-		printf("natural:  %.1f %s/s\n", work * c->natural_per_unit / secs, c->natural_unit);
-	cpu_percent(cpu, elapsed, pct, sizeof(pct));
-	printf("CPU%%:     %s\n", pct);
-	if (have_io)
-		printf("io:       rchar %" PRId64 " wchar %" PRId64 " read_bytes %" PRId64
-		       " write_bytes %" PRId64 " cancelled_write_bytes %" PRId64 "\n",
-		       io.rchar, io.wchar, io.read_bytes, io.write_bytes, io.cancelled);
-	else
-		printf("io:       not measured (no /proc/PID/io here)\n");
-	delays_print(stdout, &dr, elapsed);
-	run_free(&dr);
-	if (s->cfg->probe) {	/* pr is freed: its figures are in pst */
-		/* to a tenth: the light probe's is a per cent or two */
-		if (probe_cpu < 0)
-			snprintf(pct, sizeof(pct), "-");
-		else
-			snprintf(pct, sizeof(pct), "%.1f", (double)probe_cpu / (double)elapsed * 100);
-		printf("probe:    %s, calibration %.1f iterations/us, CPU%% %s\n",
-		       probe_profiles[s->cfg->probe].name, calibration, pct);
-		printf("\nwakeup latency (ms):\n");
-		probe_print(stdout, s->cfg->probe, pst);
-	}
-	return 0;
-}
-
-int load_main(struct config *cfg)
-{
-	static struct suite s;
-	const struct load_ops *ops;
-	char why[512];
-	int status = 1;
-
-	if (cfg->nargs != 1)
-		return usage_error("load wants one load name (see 'contest list')");
-	ops = load_find(cfg->args[0]);
-	if (!ops && runtype_nearest(cfg->args[0], 1))
-		return usage_error("unknown load '%s'; did you mean '%s'?", cfg->args[0],
-				   runtype_nearest(cfg->args[0], 1));
-	if (!ops)
-		return usage_error("unknown load '%s' (see 'contest list')", cfg->args[0]);
-	suite_init(&s, cfg);
-	if (suite_start(&s, 0))
-		return 1;
-	if (make_swap(&s))
-		goto out;
-	if (s.zram.id >= 0)
-		print_swap(&s, stderr, "contest: ");
-	if (workload_tree(&s.wl, cfg, s.run_dir, why, sizeof(why))) {
-		msg("%s", why);
-		goto out;
-	}
-	suite_load_env(cfg, s.wl.tree, &s.env);
-	s.types[0] = runtype_find(ops->name);
-	s.ntypes = 1;
-	s.ctx[0] = suite_load_ctx(&s.env, ops, s.run_dir, why, sizeof(why));
-	if (!s.ctx[0]) {
-		msg("%s cannot run here: %s", ops->name, why);
-		goto out;
-	}
-	if (prepare_loads(&s) == 0)
-		status = run_alone(&s, s.ctx[0]);
-out:
-	if (suite_finish(&s))
-		status = 1;
-	if (proc_interrupted())
-		return 128 + proc_interrupted();
-	return status;
 }

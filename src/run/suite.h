@@ -69,7 +69,8 @@ struct suite_hooks {
 
 /* The suite over every configuration that cmp drives (contest compare). */
 int suite_compare(struct config *cfg, const struct suite_hooks *cmp);
-/* `contest load NAME`: one load alone, no workload; prints its rate. */
+/* `contest load NAME`: one load alone, no workload; prints its rate
+ * (suite-load.c). */
 int load_main(struct config *cfg);
 
 /* The loads' view of the machine and of the user's options. */
