@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* suite-internal.h - the suite's state, shared by its parts: suite.c and
+/* suite-internal.h - the suite's state, shared by its parts: suite.c (its
+ * course: preflight, setup, warm-up, rounds, results), suite-plan.c and
  * suite-load.c (contest load).  Not for the rest of contest: suite.h is
  * the suite's interface. */
 #ifndef CONTEST_SUITE_INTERNAL_H
@@ -59,7 +60,10 @@ int make_swap(struct suite *s);
 int prepare_loads(struct suite *s);
 /* cpu_ns of elapsed_ns as a percentage, "-" when not measured (< 0) */
 int cpu_percent(int64_t cpu_ns, int64_t elapsed_ns, char *buf, size_t len);
-/* the --swap zram device, made or to be made */
+
+/* suite-plan.c: the plan printed; what the plan and the summary warn of */
+int results_in_memory(const char *dir, char *buf, size_t len);
 void print_swap(const struct suite *s, FILE *f, const char *indent);
+void print_plan(struct suite *s, FILE *f);
 
 #endif
