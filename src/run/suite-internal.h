@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* suite-internal.h - the suite's state, shared by its parts: suite.c (its
- * course: preflight, setup, warm-up, rounds, results), suite-plan.c and
- * suite-load.c (contest load).  Not for the rest of contest: suite.h is
- * the suite's interface. */
+ * course: setup, warm-up, rounds, results), suite-preflight.c,
+ * suite-plan.c and suite-load.c (contest load).  Not for the rest of
+ * contest: suite.h is the suite's interface. */
 #ifndef CONTEST_SUITE_INTERNAL_H
 #define CONTEST_SUITE_INTERNAL_H
 
@@ -60,6 +60,21 @@ int make_swap(struct suite *s);
 int prepare_loads(struct suite *s);
 /* cpu_ns of elapsed_ns as a percentage, "-" when not measured (< 0) */
 int cpu_percent(int64_t cpu_ns, int64_t elapsed_ns, char *buf, size_t len);
+
+/* suite-preflight.c: what runs, where, and whether it fits.  Each says why
+ * when it fails: pick_* return an exit status (2, usage), plan_swap 1,
+ * the others -1. */
+int pick_types(struct suite *s);
+int pick_label(struct suite *s);
+void add_noload_if_missing(struct suite *s, const struct store *st);
+void add_own_noload(struct suite *s);
+int check_sync_mix(const struct suite *s, const struct store *st);
+int plan_swap(struct suite *s);
+int preflight_loads(struct suite *s);
+int claim_dirs(struct suite *s);
+int make_run_dir(struct suite *s);
+/* the run directory removed (but a zram device's marker), the locks let go */
+void remove_run_dir(struct suite *s);
 
 /* suite-plan.c: the plan printed; what the plan and the summary warn of */
 int results_in_memory(const char *dir, char *buf, size_t len);
