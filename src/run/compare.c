@@ -922,13 +922,44 @@ int compare_select(struct store *st, const char *id, char ***labels, size_t *n,
 	return 0;
 }
 
+/* ---- contest compare: the suite driven ---------------------------------------- */
+
+static void config_of(const struct comparison *c, size_t i, struct suite_config *k)
+{
+	const struct cmp_config *cc = &c->cfgs[i];
+
+	k->label = cc->label;
+	k->has_nice = cc->has_nice;
+	k->load_nice = cc->load_nice;
+	k->load_session = cc->load_session;
+}
+
+/* The comparison's id is the suite's session, in every record. */
+static void set_id(struct comparison *c, const char *id)
+{
+	snprintf(c->id, sizeof(c->id), "%s", id);
+}
+
+static void set_log(struct comparison *c, char *path)
+{
+	c->log = path;
+}
+
 int compare_main(struct config *cfg)
 {
 	struct comparison c;
 	int rc = compare_init(&c, cfg);
+	struct suite_hooks hooks = {
+		.c = &c, .n = c.n, .config = config_of, .name = set_id, .log_to = set_log,
+		.machine_wide = compare_machine_wide, .start = compare_start,
+		.at = compare_at, .enter = compare_enter, .leave = compare_leave,
+		.end = compare_end, .verify = compare_verify, .changed = compare_changed,
+		.describe = compare_describe, .print_plan = compare_print_plan,
+		.select = compare_select,
+	};
 
 	if (rc == 0)
-		rc = suite_compare(cfg, &c);
+		rc = suite_compare(cfg, &hooks);
 	compare_free(&c);
 	return rc;
 }

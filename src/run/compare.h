@@ -73,7 +73,8 @@ void compare_free(struct comparison *c);
 void compare_start(struct comparison *c);
 /* 1 when --vary changes a setting of the whole machine and puts back at
  * the end what it found at the start (autogroup, iosched, slice, a
- * sched_ext scheduler): such comparisons run one at a time (suite.c). */
+ * sched_ext scheduler): such comparisons run one at a time (a lock:
+ * suite-preflight.c). */
 int compare_machine_wide(const struct comparison *c);
 /* Switch to configuration i: its setup.  0, or -1 with why. */
 int compare_enter(struct comparison *c, size_t i, char *why, size_t len);

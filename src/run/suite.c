@@ -1,29 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* suite.c - the run command: preflight, setup, warm-up, rounds, results. */
+/* suite.c - the run command: preflight, setup, warm-up, rounds, results.
+ * Here the suite's course, from setup to the summary; its preflight is in
+ * suite-preflight.c, its plan in suite-plan.c, contest load in suite-load.c. */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <libgen.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/compare.h"
 #include "run/env.h"
 #include "lib/flush.h"
 #include "lib/fsutil.h"
 #include "run/harness.h"
 #include "run/probe.h"
-#include "loads/registry.h"
 #include "lib/proc.h"
 #include "run/progress.h"
 #include "report/report.h"
@@ -32,229 +26,10 @@
 #include "results/stats.h"
 #include "results/store.h"
 #include "run/suite.h"
+#include "run/suite-internal.h"
 #include "lib/swap.h"
 #include "run/taskstats.h"
 #include "lib/util.h"
-
-/* One contest compare --vary of a machine-wide setting at a time on a
- * machine: each puts back, at its end, the value it found at its start,
- * so a second one started meanwhile would find the first's value and
- * leave it behind.  (A --configs file's undo commands name their value.)
- * Held like the directories' locks: the guardian shares it until its undo
- * is done.  Where /run is not writable (not root) no machine-wide setting
- * can be changed either, and there is no lock. */
-#define COMPARE_RUN_DIR "/run"
-#define COMPARE_LOCK COMPARE_RUN_DIR "/contest-compare.lock"
-
-struct suite {
-	struct config *cfg;
-	char label[LABEL_MAX + 1];
-	const struct runtype *types[64];
-	struct load_ctx *ctx[64];  /* one per type; NULL for noload, cacherun */
-	size_t ntypes;
-	struct load_env env;
-	struct workload wl;
-	struct harness h;
-	const char *flush_dirs[3]; /* the work directory, and the user's tree */
-	char session[64];
-	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
-	struct zram zram;       /* --swap zram: the device made for the suite */
-	int made_work_dir;
-	int added_noload;       /* noload added for the Ratio (1, 2): the plan says why */
-	int one_noload;         /* the label's last suite had one noload: the plan says so */
-	int work_lock, results_lock; /* fds of the held locks, or -1 */
-	int compare_lock;	/* contest compare: COMPARE_LOCK's fd, or -1 */
-	size_t kept, invalid;
-	struct comparison *cmp; /* contest compare, or NULL */
-	size_t cur;             /* its configuration running now */
-	const struct record *obs; /* what was observed before the run stored now */
-};
-
-static int pick_types(struct suite *s)
-{
-	struct config *cfg = s->cfg;
-
-	for (int i = 0; i < cfg->nargs; i++) {
-		const char *near;
-		char known[1024];
-
-		if (runtype_find(cfg->args[i]))
-			continue;
-		if ((near = runtype_nearest(cfg->args[i], 0)))
-			return usage_error("unknown run type '%s'; did you mean '%s'?",
-					   cfg->args[i], near);
-		runtype_names(known, sizeof(known));
-		return usage_error("unknown run type '%s' (known: %s)", cfg->args[i], known);
-	}
-	for (size_t k = 0; k < runtype_count(); k++) {
-		const struct runtype *rt = runtype_at(k);
-		int want = !cfg->nargs && runtype_default(rt);
-
-		for (int i = 0; i < cfg->nargs && !want; i++)
-			want = !strcmp(cfg->args[i], rt->name);
-		if (want && s->ntypes < ARRAY_SIZE(s->types))
-			s->types[s->ntypes++] = rt;
-	}
-	return 0;
-}
-
-/* A load run alone still needs a noload to divide by, of its own session
- * (the Ratio's default): add one to every round.  added_noload says why in
- * the plan: 1 when the label has no valid noload of this workload in st
- * (NULL: no results yet), 2 when it has, in other sessions only. */
-static void add_noload_if_missing(struct suite *s, const struct store *st)
-{
-	int loads = 0, have = 0;
-
-	for (size_t i = 0; i < s->ntypes; i++) {
-		if (!strcmp(s->types[i]->name, "noload"))
-			return;
-		loads |= s->types[i]->load != NULL;
-	}
-	if (!loads || s->ntypes + 1 > ARRAY_SIZE(s->types))
-		return;
-	for (size_t i = 0; st && i < st->nruns && !have; i++) {
-		const struct run *r = &st->runs[i];
-
-		/* a configuration divides by its own noload */
-		have = r->valid && !strcmp(r->type, "noload") &&
-		       !strcmp(r->label, s->label) && !strcmp(r->workload, s->wl.identity) &&
-		       r->load_session == s->h.load_session;
-	}
-	memmove(&s->types[1], &s->types[0], s->ntypes * sizeof(s->types[0]));
-	s->types[0] = runtype_find("noload");
-	s->ntypes++;
-	s->added_noload = have ? 2 : 1;
-}
-
-/* A comparison's configurations each divide by their own noload. */
-static void add_own_noload(struct suite *s)
-{
-	for (size_t i = 0; i < s->ntypes; i++)
-		if (!strcmp(s->types[i]->name, "noload"))
-			return;
-	if (s->ntypes + 1 > ARRAY_SIZE(s->types))
-		return;
-	memmove(&s->types[1], &s->types[0], s->ntypes * sizeof(s->types[0]));
-	s->types[0] = runtype_find("noload");
-	s->ntypes++;
-	s->added_noload = 1;
-}
-
-static int pick_label(struct suite *s)
-{
-	struct utsname u;
-	char why[256];
-	const char *label = s->cmp ? s->cmp->cfgs[0].label : s->cfg->label;
-
-	if (!label) {
-		if (uname(&u))
-			return usage_error("uname: %s; name the kernel with -k LABEL", strerror(errno));
-		label = u.release;
-	}
-	if (store_check_label(label, why, sizeof(why)))
-		return usage_error("bad label '%s': %s", label, why);
-	snprintf(s->label, sizeof(s->label), "%s", label);
-	return 0;
-}
-
-/* The results directory must take records before an hour of work.  With
- * create 0 (--dry-run) a missing one is only checked for: can it be made? */
-static int check_results_dir(const char *dir, int create)
-{
-	struct stat st;
-
-	if (!create && stat(dir, &st) && errno == ENOENT) {
-		char *copy = xstrdup(dir);
-		int bad = access(dirname(copy), W_OK | X_OK);
-
-		if (bad)
-			msg("cannot create results directory %s: %s", dir, strerror(errno));
-		free(copy);
-		return bad ? -1 : 0;
-	}
-	if (create && mkdir(dir, 0755) && errno != EEXIST) {
-		msg("cannot create results directory %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		msg("results directory %s is not a directory", dir);
-		return -1;
-	}
-	if (access(dir, W_OK)) {
-		msg("cannot write to results directory %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Remove the scratch of contests that died without cleaning up (SIGKILL, a
- * crash, a power cut): run-PID-XXXXXX whose PID is gone.  We hold the work
- * directory's lock, so no live contest is using any of it. */
-static void sweep_dead_scratch(const char *wd)
-{
-	DIR *d = opendir(wd);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		int pid = 0, end = 0;
-		char *path;
-
-		if (sscanf(de->d_name, "run-%d-%n", &pid, &end) != 1 || !end || pid <= 0 ||
-		    strlen(de->d_name + end) != 6 || pid == getpid())
-			continue;
-		if (kill(pid, 0) == 0 || errno != ESRCH)
-			continue;	/* alive (or not ours to judge) */
-		path = xasprintf("%s/%s", wd, de->d_name);
-		if (swap_sweep(path, pid))
-			;	/* a device is left, and its marker with it */
-		else if (remove_tree(path))
-			msg("cannot remove %s, left by contest pid %d: %s", path, pid,
-			    strerror(errno));
-		else
-			info("removed %s, left by contest pid %d, which is gone", path, pid);
-		free(path);
-	}
-	closedir(d);
-}
-
-static int make_run_dir(struct suite *s)
-{
-	const char *wd = s->cfg->work_dir;
-
-	if (mkdir(wd, 0700) == 0)
-		s->made_work_dir = 1;
-	else if (errno != EEXIST) {
-		msg("cannot create work directory %s: %s", wd, strerror(errno));
-		return -1;
-	}
-	s->work_lock = lock_dir(wd, "work directory");
-	if (s->work_lock < 0)
-		return -1;
-	sweep_dead_scratch(wd);
-	s->run_dir = xasprintf("%s/run-%d-XXXXXX", wd, (int)getpid());
-	if (!mkdtemp(s->run_dir)) {
-		msg("cannot create a directory in %s: %s", wd, strerror(errno));
-		free(s->run_dir);
-		s->run_dir = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-static void remove_run_dir(struct suite *s)
-{
-	/* a zram device that could not be removed keeps its marker there */
-	if (s->run_dir && s->zram.id < 0 && remove_tree(s->run_dir))
-		msg("cannot remove %s: %s", s->run_dir, strerror(errno));
-	unlock_dir(s->cfg->work_dir, &s->work_lock);
-	unlock_dir(s->cfg->results, &s->results_lock);
-	unlock_file(COMPARE_LOCK, &s->compare_lock);
-	if (s->made_work_dir)
-		rmdir(s->cfg->work_dir);	/* only if nothing else is in it */
-}
 
 void suite_load_env(const struct config *cfg, const char *tree, struct load_env *e)
 {
@@ -306,41 +81,9 @@ void suite_load_ctx_free(struct load_ctx *c)
 	free(c);
 }
 
-/* Loads that each fit the disk alone must also fit together. */
-static int check_disk_together(struct suite *s)
-{
-	uint64_t need = 0, avail;
-	char a[32], b[32];
-
-	for (size_t i = 0; i < s->ntypes; i++)
-		if (s->ctx[i] && (s->ctx[i]->ops->flags & LOAD_WORK_DISK))
-			need += s->ctx[i]->size;
-	if (!need || fs_free_bytes(s->run_dir, &avail) ||
-	    need + (UINT64_C(1) << 30) <= avail)
-		return 0;
-	format_size(need, a, sizeof(a));
-	format_size(avail, b, sizeof(b));
-	msg("the io loads together need %s in %s (%s free, 1 GiB kept): "
-	    "choose a smaller --io-size", a, s->cfg->work_dir, b);
-	return -1;
-}
-
-/* --swap zram: whether it can be made here, checked first of all: 0, or 1
- * after saying why. */
-static int plan_swap(struct suite *s)
-{
-	char why[512];
-
-	if (!s->cfg->swap_zram || swap_zram_plan(&s->zram, s->cfg->swap_size, why,
-						 sizeof(why)) == 0)
-		return 0;
-	msg("%s", why);
-	return 1;
-}
-
 /* Make it (but with --dry-run) in the run directory, before the loads size
  * themselves to the swap. */
-static int make_swap(struct suite *s)
+int make_swap(struct suite *s)
 {
 	char why[512];
 
@@ -363,31 +106,7 @@ static int remove_swap(struct suite *s)
 	return -1;
 }
 
-static int preflight_loads(struct suite *s)
-{
-	suite_load_env(s->cfg, s->wl.tree, &s->env);
-	if (s->cfg->swap_zram && s->cfg->dry_run) {
-		/* sized as with the device that would be made */
-		s->env.swap_free = s->zram.disksize;
-		s->env.swap_room = swap_zram_room(s->zram.disksize, s->zram.mem_limit,
-						  1.0 / SWAP_ZRAM_RATIO);
-	}
-	for (size_t i = 0; i < s->ntypes; i++) {
-		const struct load_ops *ops = s->types[i]->load;
-		char why[512];
-
-		if (!ops)
-			continue;
-		s->ctx[i] = suite_load_ctx(&s->env, ops, s->run_dir, why, sizeof(why));
-		if (!s->ctx[i]) {
-			msg("%s cannot run here: %s", ops->name, why);
-			return -1;
-		}
-	}
-	return check_disk_together(s);
-}
-
-static int prepare_loads(struct suite *s)
+int prepare_loads(struct suite *s)
 {
 	for (size_t i = 0; i < s->ntypes; i++) {
 		struct load_ctx *c = s->ctx[i];
@@ -424,12 +143,13 @@ static void finish_loads(struct suite *s)
 /* Configuration i of the comparison from now on: its label and loads. */
 static void use_config(struct suite *s, size_t i)
 {
-	const struct cmp_config *k = &s->cmp->cfgs[i];
+	struct suite_config k;
 
+	s->cmp->config(s->cmp->c, i, &k);
 	s->cur = i;
-	snprintf(s->label, sizeof(s->label), "%s", k->label);
-	s->h.load_nice = k->has_nice ? k->load_nice : (int)s->cfg->load_nice;
-	s->h.load_session = k->load_session >= 0 ? k->load_session : s->cfg->load_session;
+	snprintf(s->label, sizeof(s->label), "%s", k.label);
+	s->h.load_nice = k.has_nice ? k.load_nice : (int)s->cfg->load_nice;
+	s->h.load_session = k.load_session >= 0 ? k.load_session : s->cfg->load_session;
 }
 
 static int write_env_of(struct suite *s)
@@ -452,7 +172,7 @@ static int write_env_of(struct suite *s)
 	if (s->zram.id >= 0)
 		record_set(&r, "swap_made", "zram (--swap)");
 	if (s->cmp)
-		compare_describe(s->cmp, s->cur, NULL, &r);
+		s->cmp->describe(s->cmp->c, s->cur, NULL, &r);
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	if (ret)
 		msg("%s", why);
@@ -505,7 +225,7 @@ static int store_run(struct suite *s, struct run *run)
 
 	run_to_record(run, &r);
 	if (s->cmp)
-		compare_describe(s->cmp, s->cur, s->obs, &r);
+		s->cmp->describe(s->cmp->c, s->cur, s->obs, &r);
 	test_hook("record");
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	record_free(&r);
@@ -521,7 +241,7 @@ static int store_run(struct suite *s, struct run *run)
 }
 
 /* cpu_ns of elapsed_ns as a percentage, "-" when not measured (< 0). */
-static int cpu_percent(int64_t cpu_ns, int64_t elapsed_ns, char *buf, size_t len)
+int cpu_percent(int64_t cpu_ns, int64_t elapsed_ns, char *buf, size_t len)
 {
 	if (cpu_ns < 0)
 		return snprintf(buf, len, "-");
@@ -628,12 +348,13 @@ static int compare_run(struct suite *s, const struct runtype *rt, size_t i, stru
 
 	record_init(&after, "observed");
 	progress_phase("checking the configuration", NULL, 0);
-	bad_pre = compare_verify(s->cmp, s->cfg->work_dir, before, pre, sizeof(pre));
+	bad_pre = s->cmp->verify(s->cmp->c, s->cfg->work_dir, before, pre, sizeof(pre));
 	rc = harness_run(&s->h, rt, s->ctx[i], run);
 	if (!rc && !proc_interrupted()) {
 		progress_phase("checking the configuration", NULL, 0);
-		bad_post = compare_verify(s->cmp, s->cfg->work_dir, &after, post, sizeof(post)) ||
-			   compare_changed(before, &after, post, sizeof(post));
+		bad_post = s->cmp->verify(s->cmp->c, s->cfg->work_dir, &after, post,
+					  sizeof(post)) ||
+			   s->cmp->changed(before, &after, post, sizeof(post));
 		if ((bad_pre || bad_post) && run->valid) {
 			run->valid = 0;
 			free(run->reason);
@@ -731,14 +452,14 @@ static int compare_rounds(struct suite *s)
 
 	for (uint64_t round = 1; round <= s->cfg->runs && !ret; round++) {
 		for (size_t k = 0; k < s->cmp->n && !ret; k++) {
-			size_t ci = compare_at(s->cmp, round, k);
+			size_t ci = s->cmp->at(s->cmp->c, round, k);
 			char why[1024];
 			int built = 0;	/* cacherun follows a build of its configuration */
 
 			use_config(s, ci);
 			info("round %llu: configuration %s", (unsigned long long)round, s->label);
 			progress_phase("setting up the configuration", NULL, 0);
-			if (compare_enter(s->cmp, ci, why, sizeof(why))) {
+			if (s->cmp->enter(s->cmp->c, ci, why, sizeof(why))) {
 				if (!proc_interrupted())
 					msg("configuration %s: %s", s->label, why);
 				ret = proc_interrupted() ? -1 : -2;
@@ -752,7 +473,7 @@ static int compare_rounds(struct suite *s)
 					ret = -1;
 			}
 			progress_phase("undoing the configuration", NULL, 0);
-			if (compare_leave(s->cmp, why, sizeof(why))) {
+			if (s->cmp->leave(s->cmp->c, why, sizeof(why))) {
 				msg("configuration %s: %s", s->label, why);
 				if (!ret)
 					ret = -2;
@@ -760,18 +481,6 @@ static int compare_rounds(struct suite *s)
 		}
 	}
 	return ret;
-}
-
-/* A results directory in memory does not survive the reboot into the next
- * kernel: 1 and why in buf, else 0. */
-static int results_in_memory(const char *dir, char *buf, size_t len)
-{
-	if (!fs_in_memory(dir))
-		return 0;
-	snprintf(buf, len, "the results directory %s is in memory (tmpfs): the reboot into "
-		 "the next kernel empties it; give -d a directory on a disk, or copy the "
-		 "results there (contest merge) before rebooting", dir);
-	return 1;
 }
 
 static void print_summary(struct suite *s)
@@ -785,7 +494,7 @@ static void print_summary(struct suite *s)
 
 	if (store_load(s->cfg->results, &st, why, sizeof(why)) == 0) {
 		/* a comparison: its own runs, tested against its first configuration */
-		if (s->cmp && compare_select(&st, s->cmp->id, &labels, &n, why, sizeof(why)) == 0) {
+		if (s->cmp && s->cmp->select(&st, s->session, &labels, &n, why, sizeof(why)) == 0) {
 			o.labels = labels;
 			o.nlabels = n;
 		}
@@ -801,7 +510,7 @@ static void print_summary(struct suite *s)
 	if (s->cmp) {
 		info("%zu valid and %zu invalid runs of comparison %s added to %s, one file "
 		     "per configuration; 'contest report -d %s --compare %s' shows them again",
-		     s->kept, s->invalid, s->cmp->id, dir, dir, s->cmp->id);
+		     s->kept, s->invalid, s->session, dir, dir, s->session);
 	} else {
 		path = store_path(dir, s->label);
 		info("%zu valid and %zu invalid runs added to %s; after the reboot into the "
@@ -825,194 +534,6 @@ static int json_summary(const struct suite *s, int status)
 	return run_summary_write(s->cfg->json_summary, &o);
 }
 
-/* What --load-session does here: with autogroup off, only the session. */
-static void print_load_session(FILE *f)
-{
-	const char *how = "autogroup unknown here";
-	char ag[16];
-
-	if (read_small("/proc/sys/kernel/sched_autogroup_enabled", ag, sizeof(ag)) == 0)
-		how = !strcmp(ag, "0") ? "autogroup off: scheduled as without it" :
-		      "autogroup on: a scheduling group of their own";
-	fprintf(f, "    loads in a session of their own (%s)\n", how);
-}
-
-/* The --swap zram device: made, or with --dry-run to be made. */
-static void print_swap(const struct suite *s, FILE *f, const char *indent)
-{
-	char size[32], limit[32], name[32] = "a new zram device";
-
-	format_size(s->zram.disksize, size, sizeof(size));
-	format_size(s->zram.mem_limit, limit, sizeof(limit));
-	if (s->zram.id >= 0)
-		snprintf(name, sizeof(name), "zram%d", s->zram.id);
-	fprintf(f, "%sswap: %s, %s of pages in at most %s of RAM (mem_limit), priority "
-		"%d: %s for this suite and removed at the end\n", indent, name, size, limit,
-		SWAP_PRIORITY, s->zram.id >= 0 ? "made" : "to be made");
-}
-
-/* What is about to run: label, rounds, run types, workload, every load's
- * size, scratch, flush, results and the time it should take.  On stdout
- * for --dry-run, where it is the output; else on stderr. */
-static void print_plan(struct suite *s, FILE *f)
-{
-	const char *flush = flush_method();
-	const char *prefix = f == stderr ? "contest: " : "";
-	char *dir = fs_absolute(s->cfg->results), *path = store_path(dir, s->label);
-	char size[32] = "?", why[512];
-	uint64_t avail;
-	double left = progress_left();
-
-	msg_prepare();
-	if (s->cmp)
-		fprintf(f, "%scomparison: %llu round%s of %zu configurations x %zu run type%s, "
-			"%llu timed runs\n", prefix, (unsigned long long)s->cfg->runs,
-			s->cfg->runs == 1 ? "" : "s", s->cmp->n, s->ntypes, s->ntypes == 1 ? "" : "s",
-			(unsigned long long)(s->cfg->runs * s->ntypes * s->cmp->n));
-	else if (s->cfg->auto_runs)
-		fprintf(f, "%s%s: -n auto, %d to %llu rounds (until every mean Time is known "
-			"to %g%%) of %zu run type%s, up to %llu timed runs\n", prefix, s->label,
-			AUTO_MIN_RUNS, (unsigned long long)s->cfg->runs, s->cfg->precision,
-			s->ntypes, s->ntypes == 1 ? "" : "s",
-			(unsigned long long)(s->cfg->runs * s->ntypes));
-	else
-		fprintf(f, "%s%s: %llu round%s of %zu run type%s, %llu timed runs\n", prefix,
-			s->label, (unsigned long long)s->cfg->runs, s->cfg->runs == 1 ? "" : "s",
-			s->ntypes, s->ntypes == 1 ? "" : "s",
-			(unsigned long long)(s->cfg->runs * s->ntypes));
-	for (size_t i = 0; i < s->ntypes; i++)
-		fprintf(f, "%s%s", i ? ", " : "    run types: ", s->types[i]->name);
-	if (s->cmp && s->added_noload)
-		fprintf(f, " (noload added: each configuration's Ratio divides by its own "
-			"noload of the same round)");
-	else if (s->added_noload == 1)
-		fprintf(f, " (noload added: %s has no noload of this workload yet, and "
-			"the Ratio divides by it)", s->label);
-	else if (s->added_noload)
-		fprintf(f, " (noload added: the Ratio divides by the noload of the same "
-			"session)");
-	fprintf(f, "\n    workload: %s\n", s->wl.identity);
-	if (fs_free_bytes(s->cfg->work_dir, &avail) == 0)
-		format_size(avail, size, sizeof(size));
-	fprintf(f, "    scratch: %s (%s free), removed at the end\n", s->cfg->work_dir, size);
-	if (!strcmp(flush, "drop_caches"))
-		fprintf(f, "    flush: drop_caches before every run but cacherun (root)\n");
-	else
-		fprintf(f, "    flush: posix_fadvise DONTNEED over the work directory%s before "
-			"every run but cacherun (not root: drop_caches is not writable)\n"
-			"    flush is partial: only those files leave the page cache, the "
-			"rest of it stays\n", s->wl.user_tree ? " and the tree" : "");
-	if (s->cmp)
-		fprintf(f, "    results: %s, a file per configuration\n", dir);
-	else
-		fprintf(f, "    results: %s\n"
-			"    next kernel: after the reboot, run contest with -d %s, so that its "
-			"rows join these\n", path, dir);
-	if (results_in_memory(dir, why, sizeof(why)))
-		fprintf(f, "%swarning: %s\n", prefix, why);
-	if (s->cmp)
-		compare_print_plan(s->cmp, s->cfg->runs, f);
-	free(path);
-	free(dir);
-	if (s->cfg->swap_zram)
-		print_swap(s, f, "    ");
-	for (size_t i = 0; i < s->ntypes; i++) {
-		struct load_ctx *c = s->ctx[i];
-		char what[512] = "";
-
-		if (!c)
-			continue;
-		if (c->ops->describe)
-			c->ops->describe(c, what, sizeof(what));
-		else if (c->size)
-			format_size(c->size, what, sizeof(what));
-		if (what[0])
-			fprintf(f, "    %s: %s\n", c->ops->name, what);
-	}
-	if (s->h.load_nice)
-		fprintf(f, "    loads at nice %d\n", s->h.load_nice);
-	if (s->h.load_session)
-		print_load_session(f);
-	if (s->cfg->probe)
-		fprintf(f, "    latency probe: %s (audio, video and input) beside every timed build\n",
-			probe_profiles[s->cfg->probe].name);
-	else
-		fprintf(f, "    latency probe: none (--no-probe)\n");
-	if (s->cfg->no_delays)
-		fprintf(f, "    delays: none (--no-delays): kernel.task_delayacct untouched, "
-			"no cgroup for the build\n");
-	if (s->one_noload && s->cfg->runs < 3)
-		fprintf(f, "    note: %s's last suite had one noload, on which all its Ratios "
-			"rest; -n 3 or more gives a disturbed noload away\n", s->label);
-	if (left >= 0) {
-		format_duration(left, size, sizeof(size));
-		fprintf(f, "    estimate: %s %s, from earlier runs of this workload\n",
-			s->cfg->auto_runs ? "at most about" : "about", size);
-	} else {
-		fprintf(f, "    estimate: once the warm-up build is timed\n");
-	}
-}
-
-/* Runs of a load with --io-sync and without it measure different loads
- * (load.sync=yes in their records), and a report averages a label's runs
- * of one type into one row: refuse a label that already holds runs of a
- * selected load with the other setting, before any work.  0, or -1 said. */
-static int check_sync_mix(const struct suite *s, const struct store *st)
-{
-	for (size_t i = 0; i < s->ntypes; i++) {
-		const struct load_ops *ops = s->types[i]->load;
-
-		if (!ops || !(ops->flags & LOAD_IO_SYNC))
-			continue;
-		for (size_t k = 0; k < st->nruns; k++) {
-			const struct run *r = &st->runs[k];
-			int synced = record_get(&r->params, "sync") != NULL;
-
-			if (!r->valid || strcmp(r->label, s->label) || strcmp(r->type, ops->name) ||
-			    synced == !!s->cfg->io_sync)
-				continue;
-			msg("%s: label %s already holds %s runs %s --io-sync, which a report would "
-			    "average with these: give another label (-k) or %s --io-sync",
-			    s->cfg->results, s->label, ops->name, synced ? "with" : "without",
-			    synced ? "add" : "leave out");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* The results and work directories, locked, and the run's scratch; in a
- * dry run only named.  Before the guardian starts: it shares the locks,
- * and holds them after a SIGKILL of contest until its undo is done, so
- * that the next contest neither sweeps this one's scratch nor runs
- * meanwhile. */
-static int claim_dirs(struct suite *s)
-{
-	if (check_results_dir(s->cfg->results, !s->cfg->dry_run))
-		return -1;
-	if (s->cfg->dry_run) {
-		/* named, never made */
-		s->run_dir = xasprintf("%s/run-%d-XXXXXX", s->cfg->work_dir, (int)getpid());
-		return 0;
-	}
-	s->results_lock = lock_dir(s->cfg->results, "results directory");
-	if (s->results_lock >= 0 && s->cmp && compare_machine_wide(s->cmp) &&
-	    access(COMPARE_RUN_DIR, W_OK) == 0) {
-		s->compare_lock = lock_file(COMPARE_LOCK, "comparing on this machine, changing "
-					    "its settings", "wait for it to end: two comparisons at "
-					    "once would each put back what the other set");
-		if (s->compare_lock < 0) {
-			remove_run_dir(s);
-			return -1;
-		}
-	}
-	if (s->results_lock < 0 || make_run_dir(s)) {
-		remove_run_dir(s);
-		return -1;
-	}
-	return 0;
-}
-
 static int setup_suite(struct suite *s)
 {
 	char why[512];
@@ -1025,7 +546,7 @@ static int setup_suite(struct suite *s)
 	if (make_swap(s))
 		return -1;
 	if (s->cmp && !dry)
-		s->cmp->log = xasprintf("%s/compare.log", s->run_dir);
+		s->cmp->log_to(s->cmp->c, xasprintf("%s/compare.log", s->run_dir));
 	if (workload_init(&s->wl, s->cfg, s->run_dir, jobs, why, sizeof(why))) {
 		msg("%s", why);
 		return -1;
@@ -1093,7 +614,7 @@ static void say_kept(struct suite *s)
 
 /* A suite and `contest load` begin alike: s empty but for cfg and the
  * harness settings they share, */
-static void suite_init(struct suite *s, struct config *cfg)
+void suite_init(struct suite *s, struct config *cfg)
 {
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
@@ -1107,7 +628,7 @@ static void suite_init(struct suite *s, struct config *cfg)
 
 /* then the swap planned, the signals caught and the guardian started (not
  * for a dry run): 0, or an exit status after saying why, */
-static int suite_start(struct suite *s, int claim_results)
+int suite_start(struct suite *s, int claim_results)
 {
 	int rc = plan_swap(s);
 
@@ -1136,7 +657,7 @@ static int suite_start(struct suite *s, int claim_results)
 
 /* and end alike: the loads finished, the swap, the run directory (locks
  * included) and the guardian gone.  1 when the swap could not be removed. */
-static int suite_finish(struct suite *s)
+int suite_finish(struct suite *s)
 {
 	int bad;
 
@@ -1152,7 +673,7 @@ static int suite_finish(struct suite *s)
 	return bad;
 }
 
-static int suite_go(struct config *cfg, struct comparison *cmp)
+static int suite_go(struct config *cfg, const struct suite_hooks *cmp)
 {
 	static struct suite s;
 	enum progress_mode mode;
@@ -1173,9 +694,9 @@ static int suite_go(struct config *cfg, struct comparison *cmp)
 	snprintf(s.session, sizeof(s.session), "%lld-%d",
 		 (long long)(real_ns() / NS_PER_SEC), (int)getpid());
 	if (cmp) {	/* the comparison's id: its session, in every record */
-		snprintf(cmp->id, sizeof(cmp->id), "%s", s.session);
+		cmp->name(cmp->c, s.session);
 		if (!cfg->dry_run)
-			compare_start(cmp);
+			cmp->start(cmp->c);
 	}
 	s.h.wl = &s.wl;
 	s.h.lead_ns = (int64_t)((cfg->lead_time >= 0 ? cfg->lead_time : cfg->quick ? 1 : 3) *
@@ -1191,7 +712,7 @@ static int suite_go(struct config *cfg, struct comparison *cmp)
 		status = 1;
 	else if (!cfg->dry_run && (rc = cmp ? compare_rounds(&s) : rounds(&s)) == -2)
 		status = 1;
-	if (cmp && compare_end(cmp))
+	if (cmp && cmp->end(cmp->c))
 		status = 1;
 	progress_end();
 	if (suite_finish(&s))
@@ -1212,165 +733,7 @@ int suite_main(struct config *cfg)
 	return suite_go(cfg, NULL);
 }
 
-int suite_compare(struct config *cfg, struct comparison *cmp)
+int suite_compare(struct config *cfg, const struct suite_hooks *cmp)
 {
 	return suite_go(cfg, cmp);
-}
-
-/* ---- contest load NAME ---------------------------------------------------- */
-
-static int run_alone(struct suite *s, struct load_ctx *c)
-{
-	int64_t cpu, t0, elapsed, probe_cpu = -1;
-	struct probe_stats pst[PROBE_TASKS];
-	struct probe *pr = NULL;
-	struct delays *dl;
-	struct loadset_opts lo;
-	struct loadset *ls;
-	struct run dr;
-	pid_t *pids;
-	size_t npids;
-	struct load_io io;
-	char why[512], pct[32];
-	double w0, work, calibration = 0;
-	int have_io;
-
-	if (c->ops->setup && c->ops->setup(c, why, sizeof(why))) {
-		msg("%s setup: %s", c->ops->name, why);
-		if (c->ops->cleanup)
-			c->ops->cleanup(c);
-		return 1;
-	}
-	if (s->cfg->probe)
-		calibration = probe_calibrate();	/* before the load: on an idle CPU */
-	msg("%s: starting %u process%s for %.1f s%s%s", c->ops->name, c->nprocs,
-	    c->nprocs == 1 ? "" : "es", s->cfg->seconds, s->cfg->probe ? " with the probe " : "",
-	    s->cfg->probe ? probe_profiles[s->cfg->probe].name : "");
-	lo = harness_load_opts(&s->h);
-	ls = loadset_start(&lo, c, why, sizeof(why));
-	if (ls && s->cfg->probe &&
-	    !(pr = probe_start(&lo, s->cfg->probe, calibration, why, sizeof(why)))) {
-		loadset_stop(ls, NULL, 0);
-		ls = NULL;
-	}
-	if (!ls) {
-		if (c->ops->cleanup)
-			c->ops->cleanup(c);
-		if (!proc_interrupted())
-			msg("%s", why);
-		return 1;
-	}
-	loadset_mark(ls);
-	pids = loadset_pids(ls, &npids);
-	dl = delays_open(pids, npids, 0);
-	free(pids);
-	if (pr)
-		probe_begin(pr);
-	w0 = loadset_work(ls);
-	t0 = mono_ns();
-	while (!proc_interrupted() && mono_ns() - t0 < (int64_t)(s->cfg->seconds * NS_PER_SEC)) {
-		if (loadset_check(ls, why, sizeof(why)) || (pr && probe_check(pr, why, sizeof(why))) ||
-		    proc_pause(NS_PER_SEC / 10))
-			break;
-	}
-	if (pr)
-		probe_end(pr);
-	cpu = loadset_cpu_ns(ls);	/* the window's: not the stop's */
-	work = loadset_work(ls) - w0;
-	have_io = loadset_io(ls, &io) == 0;
-	run_init(&dr);
-	delays_close(dl, 0, &dr);
-	elapsed = mono_ns() - t0;
-	if (loadset_check(ls, why, sizeof(why)) == 0 &&
-	    (!pr || probe_check(pr, why, sizeof(why)) == 0))
-		why[0] = '\0';
-	if (pr && probe_stop(pr, pst, &probe_cpu, why[0] ? NULL : why, sizeof(why)) && !why[0])
-		why[0] = '?';
-	if (loadset_stop(ls, why[0] ? NULL : why, sizeof(why)) && !why[0])
-		why[0] = '?';
-	if (c->ops->cleanup)
-		c->ops->cleanup(c);
-	if (proc_interrupted() || why[0])
-		run_free(&dr);
-	if (proc_interrupted())
-		return 128 + proc_interrupted();
-	if (why[0]) {
-		msg("%s", why);
-		return 1;
-	}
-
-	double secs = (double)elapsed / NS_PER_SEC;
-
-	printf("load:     %s\n", c->ops->name);
-	printf("seconds:  %.1f\n", secs);
-	printf("work:     %.3f units (one unit: %s)\n", work, c->ops->unit);
-	printf("rate:     %.4f units/s\n", work / secs);
-	if (c->natural_per_unit > 0 && c->natural_unit)
-		printf("natural:  %.1f %s/s\n", work * c->natural_per_unit / secs, c->natural_unit);
-	cpu_percent(cpu, elapsed, pct, sizeof(pct));
-	printf("CPU%%:     %s\n", pct);
-	if (have_io)
-		printf("io:       rchar %" PRId64 " wchar %" PRId64 " read_bytes %" PRId64
-		       " write_bytes %" PRId64 " cancelled_write_bytes %" PRId64 "\n",
-		       io.rchar, io.wchar, io.read_bytes, io.write_bytes, io.cancelled);
-	else
-		printf("io:       not measured (no /proc/PID/io here)\n");
-	delays_print(stdout, &dr, elapsed);
-	run_free(&dr);
-	if (s->cfg->probe) {	/* pr is freed: its figures are in pst */
-		/* to a tenth: the light probe's is a per cent or two */
-		if (probe_cpu < 0)
-			snprintf(pct, sizeof(pct), "-");
-		else
-			snprintf(pct, sizeof(pct), "%.1f", (double)probe_cpu / (double)elapsed * 100);
-		printf("probe:    %s, calibration %.1f iterations/us, CPU%% %s\n",
-		       probe_profiles[s->cfg->probe].name, calibration, pct);
-		printf("\nwakeup latency (ms):\n");
-		probe_print(stdout, s->cfg->probe, pst);
-	}
-	return 0;
-}
-
-int load_main(struct config *cfg)
-{
-	static struct suite s;
-	const struct load_ops *ops;
-	char why[512];
-	int status = 1;
-
-	if (cfg->nargs != 1)
-		return usage_error("load wants one load name (see 'contest list')");
-	ops = load_find(cfg->args[0]);
-	if (!ops && runtype_nearest(cfg->args[0], 1))
-		return usage_error("unknown load '%s'; did you mean '%s'?", cfg->args[0],
-				   runtype_nearest(cfg->args[0], 1));
-	if (!ops)
-		return usage_error("unknown load '%s' (see 'contest list')", cfg->args[0]);
-	suite_init(&s, cfg);
-	if (suite_start(&s, 0))
-		return 1;
-	if (make_swap(&s))
-		goto out;
-	if (s.zram.id >= 0)
-		print_swap(&s, stderr, "contest: ");
-	if (workload_tree(&s.wl, cfg, s.run_dir, why, sizeof(why))) {
-		msg("%s", why);
-		goto out;
-	}
-	suite_load_env(cfg, s.wl.tree, &s.env);
-	s.types[0] = runtype_find(ops->name);
-	s.ntypes = 1;
-	s.ctx[0] = suite_load_ctx(&s.env, ops, s.run_dir, why, sizeof(why));
-	if (!s.ctx[0]) {
-		msg("%s cannot run here: %s", ops->name, why);
-		goto out;
-	}
-	if (prepare_loads(&s) == 0)
-		status = run_alone(&s, s.ctx[0]);
-out:
-	if (suite_finish(&s))
-		status = 1;
-	if (proc_interrupted())
-		return 128 + proc_interrupted();
-	return status;
 }

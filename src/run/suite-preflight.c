@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* suite-preflight.c - the suite's preflight, before any work: what it runs
+ * (the run types, the label, the noload the Ratio divides by), where (the
+ * results and work directories checked and locked, the scratch of dead
+ * contests swept, its own made) and whether it fits (the swap planned,
+ * every load checked against this machine, the disk they share, runs with
+ * and without --io-sync kept apart). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "lib/fsutil.h"
+#include "loads/runtype.h"
+#include "results/store.h"
+#include "run/suite.h"
+#include "run/suite-internal.h"
+#include "lib/swap.h"
+#include "lib/util.h"
+
+/* One contest compare --vary of a machine-wide setting at a time on a
+ * machine: each puts back, at its end, the value it found at its start,
+ * so a second one started meanwhile would find the first's value and
+ * leave it behind.  (A --configs file's undo commands name their value.)
+ * Held like the directories' locks: the guardian shares it until its undo
+ * is done.  Where /run is not writable (not root) no machine-wide setting
+ * can be changed either, and there is no lock. */
+#define COMPARE_RUN_DIR "/run"
+#define COMPARE_LOCK COMPARE_RUN_DIR "/contest-compare.lock"
+
+int pick_types(struct suite *s)
+{
+	struct config *cfg = s->cfg;
+
+	for (int i = 0; i < cfg->nargs; i++) {
+		const char *near;
+		char known[1024];
+
+		if (runtype_find(cfg->args[i]))
+			continue;
+		if ((near = runtype_nearest(cfg->args[i], 0)))
+			return usage_error("unknown run type '%s'; did you mean '%s'?",
+					   cfg->args[i], near);
+		runtype_names(known, sizeof(known));
+		return usage_error("unknown run type '%s' (known: %s)", cfg->args[i], known);
+	}
+	for (size_t k = 0; k < runtype_count(); k++) {
+		const struct runtype *rt = runtype_at(k);
+		int want = !cfg->nargs && runtype_default(rt);
+
+		for (int i = 0; i < cfg->nargs && !want; i++)
+			want = !strcmp(cfg->args[i], rt->name);
+		if (want && s->ntypes < ARRAY_SIZE(s->types))
+			s->types[s->ntypes++] = rt;
+	}
+	return 0;
+}
+
+/* A load run alone still needs a noload to divide by, of its own session
+ * (the Ratio's default): add one to every round.  added_noload says why in
+ * the plan: 1 when the label has no valid noload of this workload in st
+ * (NULL: no results yet), 2 when it has, in other sessions only. */
+void add_noload_if_missing(struct suite *s, const struct store *st)
+{
+	int loads = 0, have = 0;
+
+	for (size_t i = 0; i < s->ntypes; i++) {
+		if (!strcmp(s->types[i]->name, "noload"))
+			return;
+		loads |= s->types[i]->load != NULL;
+	}
+	if (!loads || s->ntypes + 1 > ARRAY_SIZE(s->types))
+		return;
+	for (size_t i = 0; st && i < st->nruns && !have; i++) {
+		const struct run *r = &st->runs[i];
+
+		/* a configuration divides by its own noload */
+		have = r->valid && !strcmp(r->type, "noload") &&
+		       !strcmp(r->label, s->label) && !strcmp(r->workload, s->wl.identity) &&
+		       r->load_session == s->h.load_session;
+	}
+	memmove(&s->types[1], &s->types[0], s->ntypes * sizeof(s->types[0]));
+	s->types[0] = runtype_find("noload");
+	s->ntypes++;
+	s->added_noload = have ? 2 : 1;
+}
+
+/* A comparison's configurations each divide by their own noload. */
+void add_own_noload(struct suite *s)
+{
+	for (size_t i = 0; i < s->ntypes; i++)
+		if (!strcmp(s->types[i]->name, "noload"))
+			return;
+	if (s->ntypes + 1 > ARRAY_SIZE(s->types))
+		return;
+	memmove(&s->types[1], &s->types[0], s->ntypes * sizeof(s->types[0]));
+	s->types[0] = runtype_find("noload");
+	s->ntypes++;
+	s->added_noload = 1;
+}
+
+int pick_label(struct suite *s)
+{
+	struct utsname u;
+	char why[256];
+	struct suite_config k;
+	const char *label = s->cfg->label;
+
+	if (s->cmp) {
+		s->cmp->config(s->cmp->c, 0, &k);
+		label = k.label;
+	}
+	if (!label) {
+		if (uname(&u))
+			return usage_error("uname: %s; name the kernel with -k LABEL", strerror(errno));
+		label = u.release;
+	}
+	if (store_check_label(label, why, sizeof(why)))
+		return usage_error("bad label '%s': %s", label, why);
+	snprintf(s->label, sizeof(s->label), "%s", label);
+	return 0;
+}
+
+/* The results directory must take records before an hour of work.  With
+ * create 0 (--dry-run) a missing one is only checked for: can it be made? */
+static int check_results_dir(const char *dir, int create)
+{
+	struct stat st;
+
+	if (!create && stat(dir, &st) && errno == ENOENT) {
+		char *copy = xstrdup(dir);
+		int bad = access(dirname(copy), W_OK | X_OK);
+
+		if (bad)
+			msg("cannot create results directory %s: %s", dir, strerror(errno));
+		free(copy);
+		return bad ? -1 : 0;
+	}
+	if (create && mkdir(dir, 0755) && errno != EEXIST) {
+		msg("cannot create results directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		msg("results directory %s is not a directory", dir);
+		return -1;
+	}
+	if (access(dir, W_OK)) {
+		msg("cannot write to results directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Remove the scratch of contests that died without cleaning up (SIGKILL, a
+ * crash, a power cut): run-PID-XXXXXX whose PID is gone.  We hold the work
+ * directory's lock, so no live contest is using any of it. */
+static void sweep_dead_scratch(const char *wd)
+{
+	DIR *d = opendir(wd);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int pid = 0, end = 0;
+		char *path;
+
+		if (sscanf(de->d_name, "run-%d-%n", &pid, &end) != 1 || !end || pid <= 0 ||
+		    strlen(de->d_name + end) != 6 || pid == getpid())
+			continue;
+		if (kill(pid, 0) == 0 || errno != ESRCH)
+			continue;	/* alive (or not ours to judge) */
+		path = xasprintf("%s/%s", wd, de->d_name);
+		if (swap_sweep(path, pid))
+			;	/* a device is left, and its marker with it */
+		else if (remove_tree(path))
+			msg("cannot remove %s, left by contest pid %d: %s", path, pid,
+			    strerror(errno));
+		else
+			info("removed %s, left by contest pid %d, which is gone", path, pid);
+		free(path);
+	}
+	closedir(d);
+}
+
+int make_run_dir(struct suite *s)
+{
+	const char *wd = s->cfg->work_dir;
+
+	if (mkdir(wd, 0700) == 0)
+		s->made_work_dir = 1;
+	else if (errno != EEXIST) {
+		msg("cannot create work directory %s: %s", wd, strerror(errno));
+		return -1;
+	}
+	s->work_lock = lock_dir(wd, "work directory");
+	if (s->work_lock < 0)
+		return -1;
+	sweep_dead_scratch(wd);
+	s->run_dir = xasprintf("%s/run-%d-XXXXXX", wd, (int)getpid());
+	if (!mkdtemp(s->run_dir)) {
+		msg("cannot create a directory in %s: %s", wd, strerror(errno));
+		free(s->run_dir);
+		s->run_dir = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void remove_run_dir(struct suite *s)
+{
+	/* a zram device that could not be removed keeps its marker there */
+	if (s->run_dir && s->zram.id < 0 && remove_tree(s->run_dir))
+		msg("cannot remove %s: %s", s->run_dir, strerror(errno));
+	unlock_dir(s->cfg->work_dir, &s->work_lock);
+	unlock_dir(s->cfg->results, &s->results_lock);
+	unlock_file(COMPARE_LOCK, &s->compare_lock);
+	if (s->made_work_dir)
+		rmdir(s->cfg->work_dir);	/* only if nothing else is in it */
+}
+
+/* Loads that each fit the disk alone must also fit together. */
+static int check_disk_together(struct suite *s)
+{
+	uint64_t need = 0, avail;
+	char a[32], b[32];
+
+	for (size_t i = 0; i < s->ntypes; i++)
+		if (s->ctx[i] && (s->ctx[i]->ops->flags & LOAD_WORK_DISK))
+			need += s->ctx[i]->size;
+	if (!need || fs_free_bytes(s->run_dir, &avail) ||
+	    need + (UINT64_C(1) << 30) <= avail)
+		return 0;
+	format_size(need, a, sizeof(a));
+	format_size(avail, b, sizeof(b));
+	msg("the io loads together need %s in %s (%s free, 1 GiB kept): "
+	    "choose a smaller --io-size", a, s->cfg->work_dir, b);
+	return -1;
+}
+
+/* --swap zram: whether it can be made here, checked first of all: 0, or 1
+ * after saying why. */
+int plan_swap(struct suite *s)
+{
+	char why[512];
+
+	if (!s->cfg->swap_zram || swap_zram_plan(&s->zram, s->cfg->swap_size, why,
+						 sizeof(why)) == 0)
+		return 0;
+	msg("%s", why);
+	return 1;
+}
+
+int preflight_loads(struct suite *s)
+{
+	suite_load_env(s->cfg, s->wl.tree, &s->env);
+	if (s->cfg->swap_zram && s->cfg->dry_run) {
+		/* sized as with the device that would be made */
+		s->env.swap_free = s->zram.disksize;
+		s->env.swap_room = swap_zram_room(s->zram.disksize, s->zram.mem_limit,
+						  1.0 / SWAP_ZRAM_RATIO);
+	}
+	for (size_t i = 0; i < s->ntypes; i++) {
+		const struct load_ops *ops = s->types[i]->load;
+		char why[512];
+
+		if (!ops)
+			continue;
+		s->ctx[i] = suite_load_ctx(&s->env, ops, s->run_dir, why, sizeof(why));
+		if (!s->ctx[i]) {
+			msg("%s cannot run here: %s", ops->name, why);
+			return -1;
+		}
+	}
+	return check_disk_together(s);
+}
+
+/* Runs of a load with --io-sync and without it measure different loads
+ * (load.sync=yes in their records), and a report averages a label's runs
+ * of one type into one row: refuse a label that already holds runs of a
+ * selected load with the other setting, before any work.  0, or -1 said. */
+int check_sync_mix(const struct suite *s, const struct store *st)
+{
+	for (size_t i = 0; i < s->ntypes; i++) {
+		const struct load_ops *ops = s->types[i]->load;
+
+		if (!ops || !(ops->flags & LOAD_IO_SYNC))
+			continue;
+		for (size_t k = 0; k < st->nruns; k++) {
+			const struct run *r = &st->runs[k];
+			int synced = record_get(&r->params, "sync") != NULL;
+
+			if (!r->valid || strcmp(r->label, s->label) || strcmp(r->type, ops->name) ||
+			    synced == !!s->cfg->io_sync)
+				continue;
+			msg("%s: label %s already holds %s runs %s --io-sync, which a report would "
+			    "average with these: give another label (-k) or %s --io-sync",
+			    s->cfg->results, s->label, ops->name, synced ? "with" : "without",
+			    synced ? "add" : "leave out");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The results and work directories, locked, and the run's scratch; in a
+ * dry run only named.  Before the guardian starts: it shares the locks,
+ * and holds them after a SIGKILL of contest until its undo is done, so
+ * that the next contest neither sweeps this one's scratch nor runs
+ * meanwhile. */
+int claim_dirs(struct suite *s)
+{
+	if (check_results_dir(s->cfg->results, !s->cfg->dry_run))
+		return -1;
+	if (s->cfg->dry_run) {
+		/* named, never made */
+		s->run_dir = xasprintf("%s/run-%d-XXXXXX", s->cfg->work_dir, (int)getpid());
+		return 0;
+	}
+	s->results_lock = lock_dir(s->cfg->results, "results directory");
+	if (s->results_lock >= 0 && s->cmp && s->cmp->machine_wide(s->cmp->c) &&
+	    access(COMPARE_RUN_DIR, W_OK) == 0) {
+		s->compare_lock = lock_file(COMPARE_LOCK, "comparing on this machine, changing "
+					    "its settings", "wait for it to end: two comparisons at "
+					    "once would each put back what the other set");
+		if (s->compare_lock < 0) {
+			remove_run_dir(s);
+			return -1;
+		}
+	}
+	if (s->results_lock < 0 || make_run_dir(s)) {
+		remove_run_dir(s);
+		return -1;
+	}
+	return 0;
+}
