@@ -13,7 +13,7 @@
 #include "run/probe.h"
 #include "loads/registry.h"
 #include "lib/proc.h"
-#include "results/record.h"
+#include "results/run.h"
 #include "loads/runtype.h"
 #include "run/suite.h"
 #include "run/suite-internal.h"
