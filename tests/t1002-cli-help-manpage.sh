@@ -78,7 +78,7 @@ sed -n '/^\.SH ENVIRONMENT/,/^\.SH/p' "$man" >envsec
 # the variables the shipped binary reads (the strings in it); those only the
 # test build reads (#ifdef CONTEST_TEST_HOOKS) are for tests, not users
 tr -c '[:print:]' '\n' <"$CONTEST" >strings
-for v in $(grep -ho 'getenv("[A-Z_]*")' "$TOP_SRCDIR"/src/*.c "$TOP_SRCDIR"/loads/*.c |
+for v in $(grep -ho 'getenv("[A-Z_]*")' "$TOP_SRCDIR"/src/*/*.c "$TOP_SRCDIR"/loads/*.c |
 	   sed 's/getenv("\(.*\)")/\1/' | sort -u); do
 	if grep -qx "$v" strings; then
 		ok "ENVIRONMENT names $v, which the code reads" grep -q "^\.BR* .*\<$v\>" envsec
@@ -87,7 +87,7 @@ for v in $(grep -ho 'getenv("[A-Z_]*")' "$TOP_SRCDIR"/src/*.c "$TOP_SRCDIR"/load
 			sh -c '! grep -q "$1" "$2"' sh "$v" "$man"
 	fi
 done
-for v in $(grep -ho 'setenv("[A-Z_]*"' "$TOP_SRCDIR"/src/*.c | sed 's/.*("\(.*\)"/\1/' | sort -u); do
+for v in $(grep -ho 'setenv("[A-Z_]*"' "$TOP_SRCDIR"/src/*/*.c | sed 's/.*("\(.*\)"/\1/' | sort -u); do
 	ok "ENVIRONMENT names $v, which contest sets" grep -q "^\.BR* .*\<$v\>" envsec
 done
 sed -n '/^\.SH SEE ALSO/,/^\.SH/p' "$man" >seealso
