@@ -49,7 +49,7 @@ for l in $LAYERS; do
 done
 ok "the includes were read" test "$(wc -l <includes)" -gt 100
 
-# layers(1) prints the rank of each layer; an include of a header of a
+# each layer's rank is its place in LAYERS; an include of a header of a
 # layer ranked before (above) the file's own is the fault this test is for
 awk -v layers="$LAYERS" '
 BEGIN { n = split(layers, L, " "); for (i = 1; i <= n; i++) rank[L[i]] = i }
