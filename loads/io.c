@@ -30,9 +30,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/fsutil.h"
 #include "loads/io.h"
 #include "loads/load.h"
+#include "lib/fsutil.h"
 #include "lib/util.h"
 
 #define MIB (UINT64_C(1) << 20)

@@ -52,8 +52,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/fsutil.h"
 #include "loads/load.h"
+#include "lib/fsutil.h"
 #include "lib/util.h"
 
 #define OUT_SIZE (64 * 1024)    /* the output buffer */

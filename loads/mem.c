@@ -33,8 +33,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "lib/fsutil.h"
 #include "loads/load.h"
+#include "lib/fsutil.h"
 #include "lib/swap.h"
 #include "lib/util.h"
 

@@ -29,9 +29,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/fsutil.h"
 #include "loads/io.h"
 #include "loads/load.h"
+#include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/util.h"
 

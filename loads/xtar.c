@@ -33,9 +33,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/fsutil.h"
 #include "loads/io.h"
 #include "loads/load.h"
+#include "lib/fsutil.h"
 #include "lib/tar.h"
 #include "lib/util.h"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/taskstats.h"
 #include "results/record.h"
 #include "results/run.h"
-#include "run/taskstats.h"
 #include "lib/util.h"
 #include "tap.h"
 

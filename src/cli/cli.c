@@ -10,14 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run/builtin.h"
 #include "cli/cli.h"
-#include "results/latency.h"
+#include "run/builtin.h"
+#include "run/workload.h"
 #include "report/report.h"
 #include "loads/runtype.h"
+#include "results/latency.h"
 #include "lib/swap.h"
 #include "lib/util.h"
-#include "run/workload.h"
 
 enum {
 	OPT_HELP = 'h', OPT_VERSION = 'V', OPT_REPORT = 'r',

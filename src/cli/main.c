@@ -10,12 +10,12 @@
 #include "cli/cli.h"
 #include "run/compare.h"
 #include "run/env.h"
+#include "run/suite.h"
+#include "run/taskstats.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "loads/runtype.h"
 #include "results/store.h"
-#include "run/suite.h"
-#include "run/taskstats.h"
 #include "lib/util.h"
 
 static int cmd_run(struct config *cfg)

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/run.h"
 #include "report/format.h"
+#include "results/run.h"
 #include "lib/util.h"
 
 #define DELAYS_SCHEMA "contest-delays/1"

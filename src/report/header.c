@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/latency.h"
 #include "report/format.h"
+#include "results/latency.h"
 #include "lib/util.h"
 
 /* The value of key that every row shares, as the differences show it;

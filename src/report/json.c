@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "results/latency.h"
 #include "report/format.h"
 #include "loads/runtype.h"
+#include "results/latency.h"
 #include "lib/util.h"
 
 /* "name": "value" of every size the cell's load used, as stored (several

@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "results/hist.h"
 #include "results/latency.h"
 #include "results/record.h"
-#include "report/format.h"
 #include "lib/util.h"
 
 #define LATENCY_SCHEMA "contest-latency/2"

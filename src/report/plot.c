@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/fsutil.h"
 #include "report/plot.h"
 #include "results/latency.h"
+#include "lib/fsutil.h"
 #include "lib/util.h"
 
 #define LEFT 64         /* the y axis and its labels */

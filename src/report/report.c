@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/latency.h"
-#include "report/report.h"
 #include "report/report-internal.h"
+#include "report/report.h"
 #include "loads/runtype.h"
+#include "results/latency.h"
 #include "results/stats.h"
 #include "lib/util.h"
 

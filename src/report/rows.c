@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
 #include "report/report-internal.h"
+#include "report/report.h"
 #include "lib/util.h"
 
 static int has_session(const struct store *st, const struct report_row *g, const char *session)

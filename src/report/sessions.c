@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
 #include "report/report-internal.h"
+#include "report/report.h"
 #include "results/stats.h"
 #include "lib/util.h"
 

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/flush.h"
-#include "results/latency.h"
-#include "report/report.h"
 #include "report/report-internal.h"
+#include "report/report.h"
+#include "results/latency.h"
+#include "lib/flush.h"
 #include "lib/util.h"
 
 char *report_printable(char *s)

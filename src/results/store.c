@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/fsutil.h"
 #include "results/store.h"
+#include "lib/fsutil.h"
 #include "lib/util.h"
 
 #define SUFFIX ".results"

@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "run/builtin-internal.h"
 #include "lib/fsutil.h"
 #include "lib/util.h"
-#include "run/builtin-internal.h"
 
 /*
  * The tree, for scale N (N translation units), built as kbuild builds a

@@ -28,9 +28,9 @@
 
 #include "run/compare.h"
 #include "run/env.h"
+#include "run/suite.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
-#include "run/suite.h"
 #include "lib/util.h"
 
 #define AUTOGROUP "/proc/sys/kernel/sched_autogroup_enabled"

@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "run/env.h"
+#include "run/workload.h"
 #include "lib/fsutil.h"
 #include "lib/swap.h"
 #include "lib/util.h"
-#include "run/workload.h"
 
 #define ABSENT "absent"
 

@@ -12,13 +12,13 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "lib/flush.h"
-#include "lib/fsutil.h"
 #include "run/harness.h"
 #include "run/loadset.h"
 #include "run/probe.h"
-#include "lib/proc.h"
 #include "run/taskstats.h"
+#include "lib/flush.h"
+#include "lib/fsutil.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 
 /* ---- the whole machine over a run ------------------------------------------

@@ -6,11 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loads/load.h"
-#include "results/run.h"
-#include "loads/runtype.h"
 #include "run/loadset.h"
 #include "run/workload.h"
+#include "loads/load.h"
+#include "loads/runtype.h"
+#include "results/run.h"
 
 struct harness {
 	struct workload *wl;

@@ -21,12 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "loads/load.h"
-#include "lib/fsutil.h"
 #include "run/loadset.h"
-#include "lib/proc.h"
+#include "loads/load.h"
 #include "results/record.h"
 #include "results/run.h"
+#include "lib/fsutil.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 
 /* The part of a load process the harness and the process share. */

@@ -17,10 +17,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "loads/load.h"
 #include "run/loadset.h"
-#include "lib/proc.h"
 #include "run/probe.h"
+#include "loads/load.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 
 #define MS INT64_C(1000000)

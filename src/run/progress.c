@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "run/loadset.h"
-#include "lib/proc.h"
 #include "run/progress.h"
 #include "report/report.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 
 #define MAX_TYPES 64

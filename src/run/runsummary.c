@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/fsutil.h"
-#include "report/format.h"
 #include "run/runsummary.h"
+#include "report/format.h"
 #include "results/store.h"
+#include "lib/fsutil.h"
 #include "lib/util.h"
 
 static int of_session(const struct run *u, const struct run_outcome *o)

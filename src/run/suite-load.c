@@ -11,14 +11,14 @@
 
 #include "run/harness.h"
 #include "run/probe.h"
-#include "loads/registry.h"
-#include "lib/proc.h"
-#include "results/run.h"
-#include "loads/runtype.h"
-#include "run/suite.h"
 #include "run/suite-internal.h"
+#include "run/suite.h"
 #include "run/taskstats.h"
 #include "run/workload.h"
+#include "loads/registry.h"
+#include "loads/runtype.h"
+#include "results/run.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 
 static int run_alone(struct suite *s, struct load_ctx *c)

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/flush.h"
-#include "lib/fsutil.h"
 #include "run/probe.h"
 #include "run/progress.h"
-#include "results/store.h"
-#include "run/suite.h"
 #include "run/suite-internal.h"
+#include "run/suite.h"
+#include "results/store.h"
+#include "lib/flush.h"
+#include "lib/fsutil.h"
 #include "lib/swap.h"
 #include "lib/util.h"
 

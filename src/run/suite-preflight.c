@@ -19,11 +19,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "lib/fsutil.h"
+#include "run/suite-internal.h"
+#include "run/suite.h"
 #include "loads/runtype.h"
 #include "results/store.h"
-#include "run/suite.h"
-#include "run/suite-internal.h"
+#include "lib/fsutil.h"
 #include "lib/swap.h"
 #include "lib/util.h"
 

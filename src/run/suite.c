@@ -14,21 +14,21 @@
 #include <unistd.h>
 
 #include "run/env.h"
-#include "lib/flush.h"
-#include "lib/fsutil.h"
 #include "run/harness.h"
 #include "run/probe.h"
-#include "lib/proc.h"
 #include "run/progress.h"
-#include "report/report.h"
 #include "run/runsummary.h"
+#include "run/suite-internal.h"
+#include "run/suite.h"
+#include "run/taskstats.h"
+#include "report/report.h"
 #include "loads/runtype.h"
 #include "results/stats.h"
 #include "results/store.h"
-#include "run/suite.h"
-#include "run/suite-internal.h"
+#include "lib/flush.h"
+#include "lib/fsutil.h"
+#include "lib/proc.h"
 #include "lib/swap.h"
-#include "run/taskstats.h"
 #include "lib/util.h"
 
 void suite_load_env(const struct config *cfg, const char *tree, struct load_env *e)

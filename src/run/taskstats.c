@@ -51,10 +51,10 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "run/taskstats.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/share.h"
-#include "run/taskstats.h"
 #include "lib/util.h"
 
 #define DELAYACCT "/proc/sys/kernel/task_delayacct"

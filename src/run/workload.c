@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "run/builtin.h"
+#include "run/workload.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/util.h"
-#include "run/workload.h"
 
 #define GRACE_NS (2 * NS_PER_SEC)
 #define TAIL_LINES 20

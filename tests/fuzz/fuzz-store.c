@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "loads/registry.h"
 #include "report/report.h"
+#include "loads/registry.h"
 #include "results/store.h"
 #include "lib/util.h"
 
