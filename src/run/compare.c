@@ -949,17 +949,20 @@ int compare_main(struct config *cfg)
 {
 	struct comparison c;
 	int rc = compare_init(&c, cfg);
-	struct suite_hooks hooks = {
-		.c = &c, .n = c.n, .config = config_of, .name = set_id, .log_to = set_log,
-		.machine_wide = compare_machine_wide, .start = compare_start,
-		.at = compare_at, .enter = compare_enter, .leave = compare_leave,
-		.end = compare_end, .verify = compare_verify, .changed = compare_changed,
-		.describe = compare_describe, .print_plan = compare_print_plan,
-		.select = compare_select,
-	};
 
-	if (rc == 0)
+	if (rc == 0) {
+		/* after compare_init(): the table carries its count of configurations */
+		struct suite_hooks hooks = {
+			.c = &c, .n = c.n, .config = config_of, .name = set_id, .log_to = set_log,
+			.machine_wide = compare_machine_wide, .start = compare_start,
+			.at = compare_at, .enter = compare_enter, .leave = compare_leave,
+			.end = compare_end, .verify = compare_verify, .changed = compare_changed,
+			.describe = compare_describe, .print_plan = compare_print_plan,
+			.select = compare_select,
+		};
+
 		rc = suite_compare(cfg, &hooks);
+	}
 	compare_free(&c);
 	return rc;
 }
