@@ -165,10 +165,7 @@ if [ -n "$storm" ]; then
 	echo
 	echo "== the build the storm's cost is carried over to: one noload session of $workload"
 	ctxt0=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
-	storm_saved=$storm
-	storm=
-	session build
-	storm=$storm_saved
+	storm= session build	# the workload's build: no storm for this one session
 	ctxt1=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
 	bt=$(awk "$BENCH_AWK"'$1 == "run" && / type=noload / { fields(); t = f["elapsed_ns"] / 1e9; k = f["build_delay_tasks"] } END { print t, k }' "$results/build.results")
 	echo "build:     Time $(echo "$bt" | cut -d' ' -f1) s, $(echo "$bt" | cut -d' ' -f2) tasks, $(( (ctxt1 - ctxt0) / 2 )) context switches (half of its session's)"
