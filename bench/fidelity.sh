@@ -60,11 +60,15 @@ zram_limit_opt=
 kconfig=tinyconfig
 target=vmlinux
 contest_src=${CONTEST:-./contest}
+table_log=
+busy_mark=
+mem_refused=
 cmdline="$0 $*"
 
 usage() {
 	cat <<EOF
 Usage: $0 [options] TREE
+       $0 --table LOG
   -n, --n N           rounds (default $rounds)
       --loads LIST    loads to compare, comma-separated (default all:
                       ${ALL_LOADS// /,}; the _load may be left off)
@@ -79,6 +83,8 @@ Usage: $0 [options] TREE
       --dir DIR       where the scratch directory goes (default: the current
                       directory; put it on the disk to measure)
       --busy          run even with a load average above 1.0 (figures marked busy)
+      --table LOG     measure nothing: print the table again from LOG, an earlier
+                      output of this script (its run lines; Loads to 1 MB)
   -h, --help          this help
 Run as root. The contest binary: \$CONTEST, else ./contest (a copy is run).
 EOF
@@ -97,6 +103,111 @@ to_bytes() {
 	echo $((v * m))
 }
 
+mib() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
+gib() { awk -v b="$1" 'BEGIN { printf "%.1f GiB", b / 1073741824 }'; }
+
+stock_describe() {
+	case $1 in
+	process_load) echo "ring of $ring_procs dd bs=$ring_chunk iflag=fullblock over FIFOs, $ring_chunks chunks in flight" ;;
+	ctar_load) echo "tar cf FILE -C TREE . (FILE overwritten)" ;;
+	xtar_load) echo "rm -rf X; mkdir X; tar xf GNU.tar -C X" ;;
+	io_load) echo "dd if=/dev/zero of=FILE bs=1M count=$(mib "$io_size") (FILE overwritten)" ;;
+	read_load) echo "cat FILE >/dev/null ($(gib "$io_size"), through the cache)" ;;
+	list_load) echo "ls -lRa / >/dev/null" ;;
+	mem_load) echo "stress-ng --vm 1 --vm-bytes $(mib "$mem_size")M --vm-keep --vm-method swap on zram swap" ;;
+	esac
+}
+
+# load_units(LOAD, R, W): the units of work in R bytes read and W written by
+# the load's processes during a build, the same way for both sides: hops /
+# 10,000 (W / chunk), archives (W / GNU archive size), extractions (R / GNU
+# archive size), files and reads (bytes / IO); -1 where bytes say nothing
+UNITS_AWK='
+function load_units(l, r, w) {
+	if (l == "process_load") return w / chunk / 10000
+	if (l == "ctar_load") return arch ? w / arch : 0
+	if (l == "xtar_load") return arch ? r / arch : 0
+	if (l == "io_load") return w / io
+	if (l == "read_load") return r / io
+	return -1
+}'
+
+# the table of $results (ROUND LOAD SIDE SECONDS UNITS|DETAIL, a tab between)
+print_table() {
+	local l noload_mean noload_n
+	echo "Ratio = mean Time under the load / mean noload Time (this sitting); Loads = mean units done per timed build"
+	echo "nat/stk = mean native Time / mean stock Time, 95% CI by the delta method (Welch df)$busy_mark"
+	printf '%-13s %7s %7s %8s %-17s %3s %3s %10s %10s  %s\n' load native stock nat/stk "95% CI" n n Loads Loads "stock command"
+	printf '%-13s %7s %7s %8s %-17s %3s %3s %10s %10s\n' "" Ratio Ratio "" "" nat stk native stock
+	noload_mean=$(awk -F'\t' '$3 == "noload" { s += $4; n++ } END { if (n) printf "%.3f", s / n }' "$results")
+	noload_n=$(awk -F'\t' '$3 == "noload"' "$results" | wc -l)
+	printf '%-13s %7s %-35s %3s   noload Time %s s\n' noload 1.00 "" "$noload_n" "${noload_mean:--}"
+	for l in "${sel[@]}"; do
+		awk -F'\t' -v l="$l" -v base="$noload_mean" -v tool="$(stock_describe "$l")" -v mark="$busy_mark" "$BENCH_AWK"'
+			$2 == l { t[$3] += $4; t2[$3] += $4 * $4; n[$3]++; split($5, u, "|"); w[$3] += u[1] }
+			function side_ratio(s) { return n[s] && base > 0 ? sprintf("%.2f", t[s] / n[s] / base) : "-" }
+			function loads(s) { return n[s] && w[s] >= 0 ? sprintf("%.2f", w[s] / n[s]) : "-" }
+			function mean(s) { return t[s] / n[s] }
+			# the variance of the mean of side s (sample variance / n)
+			function vmean(s,   v) {
+				v = (t2[s] - t[s] * t[s] / n[s]) / (n[s] - 1)
+				return (v < 0 ? 0 : v) / n[s]
+			}
+			END {
+				a = side_ratio("native"); b = side_ratio("stock"); q = "-"; ci = "-"
+				if (n["native"] && n["stock"]) {
+					qq = mean("native") / mean("stock")
+					q = sprintf("%.3f", qq)
+				}
+				if (n["native"] > 1 && n["stock"] > 1) {
+					va = vmean("native") / mean("native") ^ 2
+					vb = vmean("stock") / mean("stock") ^ 2
+					se = qq * sqrt(va + vb)
+					# Welch-Satterthwaite degrees of freedom of the two relative variances
+					df = va + vb > 0 ? (va + vb) ^ 2 / (va ^ 2 / (n["native"] - 1) + vb ^ 2 / (n["stock"] - 1)) : n["native"] + n["stock"] - 2
+					h = tq(df) * se
+					ci = sprintf("%.3f-%.3f", qq - h, qq + h)
+				}
+				printf "%-13s %7s %7s %8s %-17s %3d %3d %10s %10s  %s%s\n", l, a, b, q, ci, n["native"], n["stock"],
+					loads("native"), loads("stock"), tool, mark
+			}' "$results"
+	done
+	[ -n "$mem_refused" ] && echo "mem_load refused in some round: $mem_refused"
+	echo "Loads units: process 10,000 chunk hops (bytes written / chunk size); ctar archives (bytes written /"
+	echo "GNU archive size); xtar extractions (bytes read / GNU archive size); io files, read reads (bytes /"
+	echo "file size); list, mem: see the per-run lines (listing bytes written; MB swapped)."
+}
+
+# --table LOG: $results, sel, the sizes and busy_mark from LOG, an earlier
+# output of this script: its run lines ("round R: LOAD SIDE SECS s  DETAIL"),
+# an INVALID one left out; Loads from DETAIL's MB (to 1 MB)
+results_from_log() {
+	local log=$1 sizes
+	[ -r "$log" ] || die "--table: cannot read $log"
+	read -r -a sel <<<"$(sed -n 's/^rounds: *[0-9]*; loads: \(.*\); lead time.*/\1/p' "$log" | head -1)"
+	[ "${#sel[@]}" -gt 0 ] || die "--table: $log has no 'rounds: N; loads: ...' line: not an output of this script"
+	sizes=$(sed -n 's/^sizes: *//p' "$log" | head -1)
+	io_size=$(awk -v s="$sizes" 'BEGIN { if (match(s, /io [0-9.]+ GiB/)) printf "%.0f", substr(s, RSTART + 3, RLENGTH - 7) * 1073741824 }')
+	mem_size=$(awk -v s="$sizes" 'BEGIN { if (match(s, /mem [0-9.]+ GiB/)) printf "%.0f", substr(s, RSTART + 4, RLENGTH - 8) * 1073741824 }')
+	read -r ring_procs ring_chunks ring_chunk <<<"$(awk -v s="$sizes" 'BEGIN { n = split(s, w, /[ ,]+/)
+		for (i = 1; i < n; i++) { if (w[i + 1] == "processes") p = w[i]; if (w[i + 1] == "chunks") c = w[i]; if (w[i] == "of") b = w[i + 1] }
+		print p + 0, c + 0, b + 0 }')"
+	grep -q -- '--busy: every figure below is busy' "$log" && busy_mark=" (busy)"
+	results=$(mktemp) || die "cannot make a temporary file"
+	trap 'rm -f "$results"' EXIT
+	awk -v chunk="$ring_chunk" -v io="${io_size:-0}" \
+		-v arch="$(sed -n 's/.*GNU tar archive \([0-9]*\) bytes.*/\1/p' "$log" | head -1)" "$UNITS_AWK"'
+	$1 == "round" && $2 ~ /^[0-9]+:$/ && $4 ~ /^(native|stock|noload)$/ && $6 == "s" && $7 != "INVALID," {
+		d = $0; sub(/^.* s  /, "", d); sub(/ +$/, "", d)
+		r = w = 0
+		if (match(d, /read [0-9]+ MB/)) r = substr(d, RSTART + 5, RLENGTH - 8) * 1e6
+		if (match(d, /wrote [0-9]+ MB/)) w = substr(d, RSTART + 6, RLENGTH - 9) * 1e6
+		u = $4 == "noload" ? 0 : load_units($3, r, w)
+		printf "%d\t%s\t%s\t%s\t%.2f|%s\n", $2, $3, $4, $5, u, d
+	}' "$log" >"$results"
+	[ -s "$results" ] || die "--table: $log has no run lines"
+}
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n|--n|--rounds) rounds=${2:?}; shift ;;
@@ -110,12 +221,21 @@ while [ $# -gt 0 ]; do
 	--zram-limit) zram_limit_opt=$(to_bytes "${2:?}") || die "--zram-limit: not a size: $2"; shift ;;
 	--dir) base=${2:?}; shift ;;
 	--busy) busy=1 ;;
+	--table) table_log=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
 	esac
 	shift
 done
+if [ -n "$table_log" ]; then	# tabulate an earlier output again, and no more
+	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	results_from_log "$table_log"
+	echo "fidelity.sh --table $table_log: the run lines of that sitting, tabulated"
+	echo
+	print_table
+	exit 0
+fi
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 tree=$(cd "$1" 2>/dev/null && pwd) || die "no such directory: $1"
 [ -f "$tree/Makefile" ] && [ -d "$tree/kernel" ] || die "$tree: not a Linux source tree"
@@ -296,8 +416,6 @@ trap 'echo "fidelity.sh: terminated" >&2; cleanup; exit 143' TERM
 # ---- machine facts and sizes ------------------------------------------------
 
 meminfo() { awk -v k="$1:" '$1 == k { printf "%.0f\n", $2 * 1024 }' /proc/meminfo; }
-mib() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
-gib() { awk -v b="$1" 'BEGIN { printf "%.1f GiB", b / 1073741824 }'; }
 
 contest=$scratch/contest
 cp "$contest_src" "$contest" || die "cannot copy $contest_src"
@@ -456,18 +574,6 @@ stock_once() {
 	esac
 }
 
-stock_describe() {
-	case $1 in
-	process_load) echo "ring of $ring_procs dd bs=$ring_chunk iflag=fullblock over FIFOs, $ring_chunks chunks in flight" ;;
-	ctar_load) echo "tar cf FILE -C TREE . (FILE overwritten)" ;;
-	xtar_load) echo "rm -rf X; mkdir X; tar xf GNU.tar -C X" ;;
-	io_load) echo "dd if=/dev/zero of=FILE bs=1M count=$(mib "$io_size") (FILE overwritten)" ;;
-	read_load) echo "cat FILE >/dev/null ($(gib "$io_size"), through the cache)" ;;
-	list_load) echo "ls -lRa / >/dev/null" ;;
-	mem_load) echo "stress-ng --vm 1 --vm-bytes $(mib "$mem_size")M --vm-keep --vm-method swap on zram swap" ;;
-	esac
-}
-
 # a ring of dd processes, each reading a whole chunk from its FIFO and
 # writing it to the next: process_load's ring made of a stock tool
 dd_ring() {
@@ -594,26 +700,19 @@ results=$scratch/results	# round load side secs units detail
 # units of work done during the timed build, from the io counters (bytes)
 # of the load's tree and the swap counters (pages) over the build
 units() {	# units LOAD "io0" "io1" "swap0" "swap1" -> "units|detail"
-	local l=$1
-	awk -v l="$l" -v a="$2" -v b="$3" -v s0="$4" -v s1="$5" -v chunk="$ring_chunk" \
-		-v arch="$(stat -c %s "$gnu_tar" 2>/dev/null || echo 0)" -v io="$io_size" '
+	awk -v l="$1" -v a="$2" -v b="$3" -v s0="$4" -v s1="$5" -v chunk="$ring_chunk" \
+		-v arch="$(stat -c %s "$gnu_tar" 2>/dev/null || echo 0)" -v io="$io_size" "$UNITS_AWK"'
 	BEGIN {
 		split(a, x); split(b, y); split(s0, p); split(s1, q)
 		r = y[1] - x[1]; w = y[2] - x[2]; rb = y[3] - x[3]; wb = y[4] - x[4]; c = y[5] - x[5]
 		disk = wb - c
 		swin = (q[1] - p[1]) * 4096; swout = (q[2] - p[2]) * 4096
 		M = 1e6
-		if (l == "process_load") u = w / chunk / 10000
-		else if (l == "ctar_load") u = arch ? w / arch : 0
-		else if (l == "xtar_load") u = arch ? r / arch : 0
-		else if (l == "io_load") u = w / io
-		else if (l == "read_load") u = r / io
-		else u = -1
 		if (l == "mem_load")
 			d = sprintf("swap out %.0f MB, in %.0f MB", swout / M, swin / M)
 		else
 			d = sprintf("read %.0f MB (disk %.0f), wrote %.0f MB (disk %.0f)", r / M, rb / M, w / M, disk / M)
-		printf "%.2f|%s\n", u, d
+		printf "%.2f|%s\n", load_units(l, r, w), d
 	}'
 }
 
@@ -723,44 +822,4 @@ t_end=$EPOCHREALTIME
 
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at end; $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%d min %d s", (b - a) / 60, (b - a) % 60 }') of rounds"
 echo
-echo "Ratio = mean Time under the load / mean noload Time (this sitting); Loads = mean units done per timed build"
-echo "nat/stk = mean native Time / mean stock Time, 95% CI by the delta method (Welch df)$busy_mark"
-printf '%-13s %7s %7s %8s %-17s %3s %3s %10s %10s  %s\n' load native stock nat/stk "95% CI" n n Loads Loads "stock command"
-printf '%-13s %7s %7s %8s %-17s %3s %3s %10s %10s\n' "" Ratio Ratio "" "" nat stk native stock
-noload_mean=$(awk -F'\t' '$3 == "noload" { s += $4; n++ } END { if (n) printf "%.3f", s / n }' "$results")
-noload_n=$(awk -F'\t' '$3 == "noload"' "$results" | wc -l)
-printf '%-13s %7s %-35s %3s   noload Time %s s\n' noload 1.00 "" "$noload_n" "${noload_mean:--}"
-for l in "${sel[@]}"; do
-	awk -F'\t' -v l="$l" -v base="$noload_mean" -v tool="$(stock_describe "$l")" -v mark="$busy_mark" "$BENCH_AWK"'
-		$2 == l { t[$3] += $4; t2[$3] += $4 * $4; n[$3]++; split($5, u, "|"); w[$3] += u[1] }
-		function ratio(s) { return n[s] && base > 0 ? sprintf("%.2f", t[s] / n[s] / base) : "-" }
-		function loads(s) { return n[s] && w[s] >= 0 ? sprintf("%.2f", w[s] / n[s]) : "-" }
-		function mean(s) { return t[s] / n[s] }
-		# the variance of the mean of side s (sample variance / n)
-		function vmean(s,   v) {
-			v = (t2[s] - t[s] * t[s] / n[s]) / (n[s] - 1)
-			return (v < 0 ? 0 : v) / n[s]
-		}
-		END {
-			a = ratio("native"); b = ratio("stock"); q = "-"; ci = "-"
-			if (n["native"] && n["stock"]) {
-				qq = mean("native") / mean("stock")
-				q = sprintf("%.3f", qq)
-			}
-			if (n["native"] > 1 && n["stock"] > 1) {
-				va = vmean("native") / mean("native") ^ 2
-				vb = vmean("stock") / mean("stock") ^ 2
-				se = qq * sqrt(va + vb)
-				# Welch-Satterthwaite degrees of freedom of the two relative variances
-				df = va + vb > 0 ? (va + vb) ^ 2 / (va ^ 2 / (n["native"] - 1) + vb ^ 2 / (n["stock"] - 1)) : n["native"] + n["stock"] - 2
-				h = tq(df) * se
-				ci = sprintf("%.3f-%.3f", qq - h, qq + h)
-			}
-			printf "%-13s %7s %7s %8s %-17s %3d %3d %10s %10s  %s%s\n", l, a, b, q, ci, n["native"], n["stock"],
-				loads("native"), loads("stock"), tool, mark
-		}' "$results"
-done
-[ -n "$mem_refused" ] && echo "mem_load refused in some round: $mem_refused"
-echo "Loads units: process 10,000 chunk hops (bytes written / chunk size); ctar archives (bytes written /"
-echo "GNU archive size); xtar extractions (bytes read / GNU archive size); io files, read reads (bytes /"
-echo "file size); list, mem: see the per-run lines (listing bytes written; MB swapped)."
+print_table

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/fidelity.sh's table, from the output of a real sitting (ctar and xtar,
+# n = 5, 2026-12-03; tests/data/fidelity): `fidelity.sh --table LOG` prints
+# it again from the run lines.  The oracles: the noload Time the sitting
+# itself printed (from its own results, before its table failed), and the
+# Ratios, native / stock and Loads worked out here from the run lines by a
+# program of this test's own; an INVALID run left out; a file that is not
+# such an output refused.  No timing is asserted: the figures are the log's.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+fid=$TOP_SRCDIR/bench/fidelity.sh
+log=$TOP_SRCDIR/tests/data/fidelity/ctar-xtar-2026-12-03.log
+
+bash "$fid" --table "$log" >table 2>err
+ok "--table exits 0" test $? -eq 0
+ok "--table says nothing on stderr" test ! -s err
+ok_eq "the noload Time is the one the sitting printed" \
+	"$(awk '$1 == "noload" && $2 == "1.00" { print $(NF - 1) }' table)" \
+	"$(awk '$1 == "noload" && /noload Time/ { print $(NF - 1); exit }' "$log")"
+
+# mean Time of LOAD SIDE in the run lines of $1, and mean MB read / written
+mean() { awk -v l="$2" -v s="$3" '$1 == "round" && $3 == l && $4 == s && $7 != "INVALID," { t += $5; n++ } END { printf "%.6f", t / n }' "$1"; }
+mb() { awk -v l="$2" -v s="$3" -v k="$4" '$1 == "round" && $3 == l && $4 == s && $7 != "INVALID," {
+	for (i = 7; i < NF; i++) if ($i == k) { m += $(i + 1); n++ } } END { printf "%.6f", m / n }' "$1"; }
+arch=$(sed -n 's/.*GNU tar archive \([0-9]*\) bytes.*/\1/p' "$log")
+field() { awk -v l="$1" -v i="$3" '$1 == l { print $i }' "$2"; }	# field LOAD TABLE I
+
+check_rows() {	# check_rows LOG TABLE WHAT
+	base=$(mean "$1" noload noload)
+	for l in ctar_load xtar_load; do
+		nat=$(mean "$1" $l native); stk=$(mean "$1" $l stock)
+		ok_eq "$l ($3): native Ratio" "$(field $l "$2" 2)" "$(awk -v a="$nat" -v b="$base" 'BEGIN { printf "%.2f", a / b }')"
+		ok_eq "$l ($3): stock Ratio" "$(field $l "$2" 3)" "$(awk -v a="$stk" -v b="$base" 'BEGIN { printf "%.2f", a / b }')"
+		q=$(field $l "$2" 4)
+		ok_eq "$l ($3): native / stock" "$q" "$(awk -v a="$nat" -v b="$stk" 'BEGIN { printf "%.3f", a / b }')"
+		ok "$l ($3): its 95% CI holds native / stock" awk -v q="$q" -v ci="$(field $l "$2" 5)" 'BEGIN { split(ci, c, "-"); exit !(c[1] < q && q < c[2]) }'
+		[ $l = ctar_load ] && k=wrote || k=read
+		ok_eq "$l ($3): native Loads" "$(field $l "$2" 8)" "$(awk -v m="$(mb "$1" $l native $k)" -v a="$arch" 'BEGIN { printf "%.2f", m * 1e6 / a }')"
+		ok_eq "$l ($3): stock Loads" "$(field $l "$2" 9)" "$(awk -v m="$(mb "$1" $l stock $k)" -v a="$arch" 'BEGIN { printf "%.2f", m * 1e6 / a }')"
+	done
+}
+check_rows "$log" table "the sitting"
+ok_eq "n is 5 and 5 on both rows" "$(awk '/^(ctar|xtar)_load/ { printf "%s/%s ", $6, $7 }' table)" "5/5 5/5 "
+
+# a run the sitting found invalid is left out of the table
+sed '/round 3: ctar_load    native/s/ s  read .*/ s  INVALID, left out: the native load did no work during the build/' "$log" >invalid.log
+bash "$fid" --table invalid.log >table2 2>err2
+ok "--table with an INVALID run exits 0" test $? -eq 0
+ok_eq "the INVALID run is not counted" "$(awk '$1 == "ctar_load" { print $6 "/" $7 }' table2)" "4/5"
+check_rows invalid.log table2 "one run invalid"
+
+# not an output of fidelity.sh
+printf 'hello\n' >other.log
+bash "$fid" --table other.log >out3 2>err3
+ok_eq "a file that is not its output: exit 2" "$?" 2
+ok "... with a message that says so" grep -q "not an output of this script" err3
+bash "$fid" --table no-such.log >out4 2>err4
+ok_eq "a missing file: exit 2" "$?" 2
+ok "... with a message naming it" grep -q "cannot read no-such.log" err4
+
+done_testing
