@@ -178,6 +178,18 @@ print_table() {
 	echo "file size); list, mem: see the per-run lines (listing bytes written; MB swapped)."
 }
 
+# size_in_log io|mem SIZES: the size in bytes from the log's sizes line:
+# "io 23.5 GiB (25275924480 bytes)", or from the GiB alone (to 0.05 GiB) in
+# the logs of before the bytes were printed
+size_in_log() {
+	awk -v k="$1" -v s="$2" 'BEGIN {
+		if (match(s, k " [0-9.]+ GiB \\([0-9]+ bytes")) {
+			v = substr(s, RSTART, RLENGTH); sub(/.*\(/, "", v); printf "%s", v + 0
+		} else if (match(s, k " [0-9.]+ GiB"))
+			printf "%.0f", substr(s, RSTART + length(k) + 1, RLENGTH - length(k) - 5) * 1073741824
+	}'
+}
+
 # --table LOG: $results, sel, the sizes and busy_mark from LOG, an earlier
 # output of this script: its run lines ("round R: LOAD SIDE SECS s  DETAIL"),
 # an INVALID one left out; Loads from DETAIL's MB (to 1 MB)
@@ -187,8 +199,8 @@ results_from_log() {
 	read -r -a sel <<<"$(sed -n 's/^rounds: *[0-9]*; loads: \(.*\); lead time.*/\1/p' "$log" | head -1)"
 	[ "${#sel[@]}" -gt 0 ] || die "--table: $log has no 'rounds: N; loads: ...' line: not an output of this script"
 	sizes=$(sed -n 's/^sizes: *//p' "$log" | head -1)
-	io_size=$(awk -v s="$sizes" 'BEGIN { if (match(s, /io [0-9.]+ GiB/)) printf "%.0f", substr(s, RSTART + 3, RLENGTH - 7) * 1073741824 }')
-	mem_size=$(awk -v s="$sizes" 'BEGIN { if (match(s, /mem [0-9.]+ GiB/)) printf "%.0f", substr(s, RSTART + 4, RLENGTH - 8) * 1073741824 }')
+	io_size=$(size_in_log io "$sizes")
+	mem_size=$(size_in_log mem "$sizes")
 	read -r ring_procs ring_chunks ring_chunk <<<"$(awk -v s="$sizes" 'BEGIN { n = split(s, w, /[ ,]+/)
 		for (i = 1; i < n; i++) { if (w[i + 1] == "processes") p = w[i]; if (w[i + 1] == "chunks") c = w[i]; if (w[i] == "of") b = w[i + 1] }
 		print p + 0, c + 0, b + 0 }')"
@@ -469,7 +481,7 @@ echo "contest:   $contest_src ($("$contest" --version | head -1))"
 echo "tools:     $(tar --version | head -1); $(dd --version | head -1); $(stress-ng --version 2>/dev/null | awk '{ print $1, $3 }')"
 echo "tree:      $tree, make -C TREE O=BUILD -j$jobs $target, configured once with $kconfig"
 echo "rounds:    $rounds; loads: ${sel[*]}; lead time $lead s"
-echo "sizes:     io $(gib "$io_size"), mem $(gib "$mem_size") (zram swap sized per row), ring $ring_procs processes, $ring_chunks chunks of $ring_chunk bytes"
+echo "sizes:     io $(gib "$io_size") ($io_size bytes), mem $(gib "$mem_size") ($mem_size bytes; zram swap sized per row), ring $ring_procs processes, $ring_chunks chunks of $ring_chunk bytes"
 echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo -) (all loads run in this script's session, as contest's)"
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start$([ "$busy" = 1 ] && echo "; --busy: every figure below is busy")"
 echo "all files on one file system: the build ($build), contest's --work-dir ($work), the stock tools' files ($stock)"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/fidelity.sh's table, from the output of a real sitting (ctar and xtar,
-# n = 5, 2026-12-03; tests/data/fidelity): `fidelity.sh --table LOG` prints
-# it again from the run lines.  The oracles: the noload Time the sitting
-# itself printed (from its own results, before its table failed), and the
+# bench/fidelity.sh's table, from the output of real sittings (ctar and xtar,
+# io, n = 5, 2026-12-03; tests/data/fidelity): `fidelity.sh --table LOG`
+# prints it again from the run lines.  The oracles: the noload Time the
+# sitting itself printed (from its own results, before its table failed),
+# the io sitting's own table, and the
 # Ratios, native / stock and Loads worked out here from the run lines by a
 # program of this test's own; an INVALID run left out; a file that is not
 # such an output refused.  No timing is asserted: the figures are the log's.
@@ -49,6 +50,24 @@ bash "$fid" --table invalid.log >table2 2>err2
 ok "--table with an INVALID run exits 0" test $? -eq 0
 ok_eq "the INVALID run is not counted" "$(awk '$1 == "ctar_load" { print $6 "/" $7 }' table2)" "4/5"
 check_rows invalid.log table2 "one run invalid"
+
+# a sitting whose own table was printed (io, n = 5): --table gives the same
+# row; its sizes line has the io size in GiB only (an older output), so
+# Loads may differ by the 0.05 GiB, and the exact size, when the line has
+# it, gives the live Loads and dd's count to the byte
+iolog=$TOP_SRCDIR/tests/data/fidelity/io-2026-12-03.log
+live=$(awk '$1 == "io_load" && NF > 9 { print $2, $3, $4, $5, $6, $7 }' "$iolog")
+bash "$fid" --table "$iolog" >table5 2>err5
+ok "--table of the io sitting: exit 0, nothing on stderr" test $? -eq 0 -a ! -s err5
+ok_eq "its io row: the Ratios, native / stock, CI and n the sitting printed" \
+	"$(awk '$1 == "io_load" { print $2, $3, $4, $5, $6, $7 }' table5)" "$live"
+ok_eq "its noload Time: the sitting's" "$(awk '$1 == "noload" && /noload Time/ { print $(NF - 1) }' table5)" \
+	"$(awk '$1 == "noload" && /noload Time/ { print $(NF - 1) }' "$iolog")"
+sed 's/^\(sizes: *io 23.5 GiB\),/\1 (25275924480 bytes),/' "$iolog" >io-bytes.log
+bash "$fid" --table io-bytes.log >table6 2>err6
+ok_eq "with the size in bytes: Loads and dd's count as the sitting printed them" \
+	"$(awk '$1 == "io_load" { print $8, $9, $14 }' table6)" \
+	"$(awk '$1 == "io_load" && NF > 9 { print $8, $9, $14 }' "$iolog")"
 
 # not an output of fidelity.sh
 printf 'hello\n' >other.log
