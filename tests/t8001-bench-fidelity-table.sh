@@ -11,7 +11,7 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 
 fid=$TOP_SRCDIR/bench/fidelity.sh
-log=$TOP_SRCDIR/tests/data/fidelity/ctar-xtar-2026-12-03.log
+log=$TOP_SRCDIR/tests/data/fidelity/ctar-xtar-2026-12-03.out
 
 bash "$fid" --table "$log" >table 2>err
 ok "--table exits 0" test $? -eq 0
@@ -55,7 +55,7 @@ check_rows invalid.log table2 "one run invalid"
 # row; its sizes line has the io size in GiB only (an older output), so
 # Loads may differ by the 0.05 GiB, and the exact size, when the line has
 # it, gives the live Loads and dd's count to the byte
-iolog=$TOP_SRCDIR/tests/data/fidelity/io-2026-12-03.log
+iolog=$TOP_SRCDIR/tests/data/fidelity/io-2026-12-03.out
 live=$(awk '$1 == "io_load" && NF > 9 { print $2, $3, $4, $5, $6, $7 }' "$iolog")
 bash "$fid" --table "$iolog" >table5 2>err5
 ok "--table of the io sitting: exit 0, nothing on stderr" test $? -eq 0 -a ! -s err5
