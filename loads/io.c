@@ -2,10 +2,12 @@
 /* io.c - io_load and io_other: stream zeros into a big file, again and again.
  *
  * Like `dd if=/dev/zero of=FILE bs=1M count=S/1M` in a loop, system call for
- * system call: one process opens the same file each pass with O_TRUNC (which
- * throws away the last pass's data, and its pages not yet written back),
- * writes S bytes of zeros with 1 MiB write()s through the page cache and
- * closes it.  Like dd it never syncs: the kernel's writeback and dirty
+ * system call: each pass opens /dev/zero, then the same file with O_TRUNC
+ * (which throws away the last pass's data, and its pages not yet written
+ * back), and copies S bytes from one to the other in 1 MiB read()s and
+ * write()s through the page cache, then closes both.  The read costs what
+ * it cost dd (the kernel zeroes each MiB), which sets how fast the pages
+ * get dirty.  Like dd it never syncs: the kernel's writeback and dirty
  * throttling do the rest, which is what the workload beside it feels.  One
  * unit is one complete file, counted fractionally by the bytes written.
  *
@@ -37,7 +39,7 @@
 
 #define MIB (UINT64_C(1) << 20)
 #define GIB (UINT64_C(1) << 30)
-#define BUF_SIZE (1 << 20)		/* bytes per write(), as dd bs=1M */
+#define BUF_SIZE (1 << 20)		/* bytes per read() and write(), as dd bs=1M */
 #define SYNC_STEP (64 * MIB)		/* sync this much, then look at load_stopping() */
 #define QUICK_SIZE (64 * MIB)
 #define MIN_SIZE (64 * MIB)		/* smaller files measure the cache, not the disk */
@@ -238,31 +240,66 @@ void io_sync_param(const struct load_ctx *c, struct record *r)
 		load_param_text(r, "sync", "yes");
 }
 
+/* Copy `n` bytes from /dev/zero (zfd) to fd through buf, as dd copies one
+ * block: one read(), then write()s until all of it is out.  The bytes
+ * written (fewer when stopped), or -1 with errno and *what set to the call
+ * that failed. */
+static ssize_t io_block(int zfd, int fd, char *buf, size_t n, const char **what)
+{
+	ssize_t r, w;
+	size_t out = 0;
+
+	do
+		r = read(zfd, buf, n);
+	while (r < 0 && errno == EINTR && !load_stopping());
+	if (r <= 0) {
+		*what = "read /dev/zero for";
+		if (r == 0)
+			errno = ENODATA;	/* /dev/zero at its end: not Linux's */
+		return r < 0 && errno == EINTR ? 0 : -1;
+	}
+	while (out < (size_t)r && !load_stopping()) {
+		w = write(fd, buf + out, (size_t)r - out);
+		if (w < 0 && errno != EINTR) {
+			*what = "write";
+			return -1;
+		}
+		if (w > 0)
+			out += (size_t)w;
+	}
+	return (ssize_t)out;
+}
+
 /* Write one file, as dd does (and with --io-sync get it to the device): 0
  * when complete, 1 when stopped, or load_fail().  The file stays, to be
  * truncated by the next pass and removed by cleanup(). */
-static int io_file(struct load_ctx *c, const char *path, const char *buf, double done)
+static int io_file(struct load_ctx *c, const char *path, char *buf, double done)
 {
 	uint64_t off = 0, size = c->size;
 	const char *what = "write";
-	int fd, rc = 0, err = 0;
+	int zfd, fd, rc = 0, err = 0;
 
+	zfd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	if (zfd < 0)
+		return load_fail(c, "open /dev/zero: %s", strerror(errno));
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return load_fail(c, "create %s: %s", path, strerror(errno));
+	if (fd < 0) {
+		err = errno;
+		close(zfd);
+		return load_fail(c, "create %s: %s", path, strerror(err));
+	}
 	while (off < size && !load_stopping()) {
 		size_t n = size - off < BUF_SIZE ? (size_t)(size - off) : BUF_SIZE;
-		ssize_t w = write(fd, buf, n);
+		ssize_t w = io_block(zfd, fd, buf, n, &what);
 
 		if (w < 0) {
-			if (errno == EINTR)
-				continue;
 			err = errno;
 			break;
 		}
 		off += (uint64_t)w;
 		load_progress(c, done + (double)off / (double)size);
 	}
+	close(zfd);
 	if (!err && off < size)
 		rc = 1;
 	if (!err && !rc && c->env->io_sync) {
@@ -292,7 +329,6 @@ static int io_run(struct load_ctx *c, unsigned idx)
 		return load_fail(c, "not prepared");
 	if (posix_memalign(&buf, 4096, BUF_SIZE))
 		return load_fail(c, "out of memory for a %d-byte buffer", BUF_SIZE);
-	memset(buf, 0, BUF_SIZE);
 	load_ready(c);
 	while (!load_stopping()) {
 		rc = io_file(c, st->path, buf, done);

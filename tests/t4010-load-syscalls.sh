@@ -4,7 +4,8 @@
 # reproduce issue, and no others: each load and its stock command run for a
 # few seconds under strace, and the calls that decide what the kernel does
 # with the data are compared (any *sync*, fadvise and madvise advice, opens
-# with O_TRUNC, removals, truncations, the largest write).  The load's side
+# with O_TRUNC, removals, truncations, the largest write, the largest read
+# of /dev/zero).  The load's side
 # is its processes after they report ready (the timed part); the stock
 # side is every process of the command loop (sh, dd, tar, rm, cat, ls).
 # With --io-sync, io, ctar and xtar sync on purpose: the oracle must see it.
@@ -15,7 +16,7 @@ strace -f -qq -o /dev/null true 2>/dev/null || skip_all "strace cannot trace her
 
 SECS=2
 TRACE=trace=open,openat,creat,write,unlink,unlinkat,rmdir,truncate,ftruncate,fsync,fdatasync
-TRACE=$TRACE,sync_file_range,syncfs,sync,fadvise64,madvise
+TRACE=$TRACE,sync_file_range,syncfs,sync,fadvise64,madvise,read
 W=$T_DIR/work
 TREE=$T_DIR/tree
 
@@ -25,8 +26,9 @@ mkdir "$TREE" && cp -R "$TOP_SRCDIR/src" "$TOP_SRCDIR/loads" "$TREE/" ||
 
 # features TRACE...: the calls that matter in strace output, one per line,
 # sorted and unique; "write_max N" is the largest write() but to stderr
-# (dd's report); opens of /dev/null (the shell's redirections) and failed
-# calls (rm -rf of a DIR not there yet) are left out
+# (dd's report), "zero_read_max N" the largest read() of /dev/zero (strace
+# -y names each descriptor's file); opens of /dev/null (the shell's
+# redirections) and failed calls (rm -rf of a DIR not there yet) are left out
 features() {
 	awk '
 	function call(l) { sub(/^[0-9]+ +/, "", l); sub(/\(.*/, "", l); return l }
@@ -41,11 +43,18 @@ features() {
 	c == "unlink" || (c == "unlinkat" && !/AT_REMOVEDIR/) { print "remove file" }
 	c == "rmdir" || (c == "unlinkat" && /AT_REMOVEDIR/) { print "remove directory" }
 	c == "truncate" || c == "ftruncate" { print "truncate" }
-	c == "write" && match($0, /^write\([0-9]+/) && !/^write\(2,/ {
+	c == "write" && !/^write\(2[,<]/ {
 		n = $NF + 0
 		if (n > max) max = n
 	}
-	END { if (max) print "write_max " max }
+	c == "read" && /^read\([0-9]+<\/dev\/zero>/ {
+		n = $NF + 0
+		if (n > zmax) zmax = n
+	}
+	END {
+		if (max) print "write_max " max
+		if (zmax) print "zero_read_max " zmax
+	}
 	' "$@" | sort -u
 }
 
@@ -55,13 +64,13 @@ native() {
 	name=$1
 	shift
 	rm -rf tr && mkdir tr || return 1
-	strace -f -ff -qq -e "$TRACE" -o tr/t "$CONTEST" load "$name" -t $SECS \
+	strace -f -ff -qq -y -e "$TRACE" -o tr/t "$CONTEST" load "$name" -t $SECS \
 		--work-dir "$W" "$@" >"$name.out" 2>&1 || { cat "$name.out" >&2; return 1; }
 	: >"$name.trace"
 	for f in tr/t.*; do
 		# a load process writes one byte "r" when it is ready (loadset.c)
-		grep -q '^write([0-9]*, "r", 1)' "$f" || continue
-		sed '1,/^write([0-9]*, "r", 1)/d' "$f" >>"$name.trace"
+		grep -q '^write([0-9][^,]*, "r", 1)' "$f" || continue
+		sed '1,/^write([0-9][^,]*, "r", 1)/d' "$f" >>"$name.trace"
 	done
 	test -s "$name.trace" || { echo "no load process traced" >&2; return 1; }
 	features "$name.trace" >"$name.native"
@@ -73,7 +82,7 @@ native() {
 # its features into NAME.stock
 stock() {
 	rm -rf tr && mkdir tr || return 1
-	strace -f -ff -qq -e "$TRACE" -o tr/t sh -c "
+	strace -f -ff -qq -y -e "$TRACE" -o tr/t sh -c "
 		cd '$T_DIR/s' || exit 1
 		end=\$((\$(date +%s) + $SECS)) i=0
 		while [ \$i -lt 2 ] || [ \$(date +%s) -lt \$end ]; do
@@ -101,6 +110,7 @@ ok "dd runs under strace" stock io_load "dd if=/dev/zero of=io.dat bs=1M count=8
 same io_load "dd if=/dev/zero of=FILE bs=1M count=8"
 ok "io_load: each pass opens the file with O_TRUNC" grep -qx "open O_TRUNC" io_load.native
 ok "io_load: 1 MiB writes" grep -qx "write_max 1048576" io_load.native
+ok "io_load: 1 MiB reads of /dev/zero, as dd's" grep -qx "zero_read_max 1048576" io_load.native
 
 # ---- ctar_load: tar cf FILE TREE -----------------------------------------
 if command -v tar >/dev/null && tar --version 2>/dev/null | grep -q 'GNU tar'; then
