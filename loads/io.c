@@ -246,7 +246,7 @@ void io_sync_param(const struct load_ctx *c, struct record *r)
  * that failed. */
 static ssize_t io_block(int zfd, int fd, char *buf, size_t n, const char **what)
 {
-	ssize_t r, w;
+	ssize_t r;
 	size_t out = 0;
 
 	do
@@ -259,7 +259,8 @@ static ssize_t io_block(int zfd, int fd, char *buf, size_t n, const char **what)
 		return r < 0 && errno == EINTR ? 0 : -1;
 	}
 	while (out < (size_t)r && !load_stopping()) {
-		w = write(fd, buf + out, (size_t)r - out);
+		ssize_t w = write(fd, buf + out, (size_t)r - out);
+
 		if (w < 0 && errno != EINTR) {
 			*what = "write";
 			return -1;
