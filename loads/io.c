@@ -240,41 +240,10 @@ void io_sync_param(const struct load_ctx *c, struct record *r)
 		load_param_text(r, "sync", "yes");
 }
 
-/* Copy `n` bytes from /dev/zero (zfd) to fd through buf, as dd copies one
- * block: one read(), then write()s until all of it is out.  The bytes
- * written (fewer when stopped), or -1 with errno and *what set to the call
- * that failed. */
-static ssize_t io_block(int zfd, int fd, char *buf, size_t n, const char **what)
-{
-	ssize_t r;
-	size_t out = 0;
-
-	do
-		r = read(zfd, buf, n);
-	while (r < 0 && errno == EINTR && !load_stopping());
-	if (r <= 0) {
-		*what = "read /dev/zero for";
-		if (r == 0)
-			errno = ENODATA;	/* /dev/zero at its end: not Linux's */
-		return r < 0 && errno == EINTR ? 0 : -1;
-	}
-	while (out < (size_t)r && !load_stopping()) {
-		ssize_t w = write(fd, buf + out, (size_t)r - out);
-
-		if (w < 0 && errno != EINTR) {
-			*what = "write";
-			return -1;
-		}
-		if (w > 0)
-			out += (size_t)w;
-	}
-	return (ssize_t)out;
-}
-
 /* Write one file, as dd does (and with --io-sync get it to the device): 0
  * when complete, 1 when stopped, or load_fail().  The file stays, to be
  * truncated by the next pass and removed by cleanup(). */
-static int io_file(struct load_ctx *c, const char *path, char *buf, double done)
+static int io_file(struct load_ctx *c, const char *path, void *buf, double done)
 {
 	uint64_t off = 0, size = c->size;
 	const char *what = "write";
@@ -291,13 +260,20 @@ static int io_file(struct load_ctx *c, const char *path, char *buf, double done)
 	}
 	while (off < size && !load_stopping()) {
 		size_t n = size - off < BUF_SIZE ? (size_t)(size - off) : BUF_SIZE;
-		ssize_t w = io_block(zfd, fd, buf, n, &what);
+		ssize_t r = read(zfd, buf, n);	/* then write it all, as dd does a block */
 
-		if (w < 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			err = r ? errno : ENODATA;	/* /dev/zero at its end: not Linux's */
+			what = "read /dev/zero for";
+			break;
+		}
+		if (write_all(fd, buf, (size_t)r)) {
 			err = errno;
 			break;
 		}
-		off += (uint64_t)w;
+		off += (uint64_t)r;
 		load_progress(c, done + (double)off / (double)size);
 	}
 	close(zfd);
