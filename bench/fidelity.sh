@@ -147,27 +147,12 @@ print_table() {
 			$2 == l { t[$3] += $4; t2[$3] += $4 * $4; n[$3]++; split($5, u, "|"); w[$3] += u[1] }
 			function side_ratio(s) { return n[s] && base > 0 ? sprintf("%.2f", t[s] / n[s] / base) : "-" }
 			function loads(s) { return n[s] && w[s] >= 0 ? sprintf("%.2f", w[s] / n[s]) : "-" }
-			function mean(s) { return t[s] / n[s] }
-			# the variance of the mean of side s (sample variance / n)
-			function vmean(s,   v) {
-				v = (t2[s] - t[s] * t[s] / n[s]) / (n[s] - 1)
-				return (v < 0 ? 0 : v) / n[s]
-			}
 			END {
 				a = side_ratio("native"); b = side_ratio("stock"); q = "-"; ci = "-"
-				if (n["native"] && n["stock"]) {
-					qq = mean("native") / mean("stock")
-					q = sprintf("%.3f", qq)
-				}
-				if (n["native"] > 1 && n["stock"] > 1) {
-					va = vmean("native") / mean("native") ^ 2
-					vb = vmean("stock") / mean("stock") ^ 2
-					se = qq * sqrt(va + vb)
-					# Welch-Satterthwaite degrees of freedom of the two relative variances
-					df = va + vb > 0 ? (va + vb) ^ 2 / (va ^ 2 / (n["native"] - 1) + vb ^ 2 / (n["stock"] - 1)) : n["native"] + n["stock"] - 2
-					h = tq(df) * se
-					ci = sprintf("%.3f-%.3f", qq - h, qq + h)
-				}
+				if (n["native"] && n["stock"])
+					q = sprintf("%.3f", t["native"] / n["native"] / (t["stock"] / n["stock"]))
+				if (ratio_ci("native", "stock", n, t, t2, c))
+					ci = sprintf("%.3f-%.3f", c["lo"], c["hi"])
 				printf "%-13s %7s %7s %8s %-17s %3d %3d %10s %10s  %s%s\n", l, a, b, q, ci, n["native"], n["stock"],
 					loads("native"), loads("stock"), tool, mark
 			}' "$results"
@@ -272,7 +257,6 @@ load1=$(cut -d' ' -f1 /proc/loadavg)
 if awk -v l="$load1" 'BEGIN { exit !(l > 1.0) }'; then
 	[ "$busy" = 1 ] || die "load average $load1 is above 1.0: the machine is busy, and the figures would measure that (--busy runs anyway and marks them busy)"
 fi
-busy_mark=
 [ "$busy" = 1 ] && busy_mark=" (busy)"
 
 [ "$(id -u)" -eq 0 ] || die "run me as root: every timed run drops the page cache, and the mem row makes a zram swap device"

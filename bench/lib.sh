@@ -13,11 +13,14 @@ die() {
 #   fields()  the KEY=VALUE fields of the line ($2 on) into the array f
 #   tq(df)    Student's t quantile t(0.975, df), for a two-sided 95% interval:
 #             the table to 30 degrees of freedom, then 1.960 + 2.4 / df
+#   ratio_ci(on, off, n, s, ss, c)
+#             the ratio of the mean of side on to side off, from each side's
+#             count n[], sum s[] and sum of squares ss[], into c["r"], with a
+#             95% interval by the delta method (Welch's degrees of freedom)
+#             into c["lo"] and c["hi"]; 0 when a side has fewer than 2 runs
 #   ratio(what, on, off, n, s, ss)
-#             prints "WHAT = R (95% CI LO to HI; n = N_ON, N_OFF)": the ratio
-#             of the mean of side on to side off, from each side's count n[],
-#             sum s[] and sum of squares ss[], with a 95% interval by the
-#             delta method (Welch's degrees of freedom); 0 when it could not
+#             prints "WHAT = R (95% CI LO to HI; n = N_ON, N_OFF)" of
+#             ratio_ci(); 0 when it could not
 #   paired(what, on, off, r, rt)
 #             prints "WHAT = R (95% CI LO to HI; K rounds)": the geometric
 #             mean of the rounds' ratios of side on to side off, with a 95%
@@ -38,17 +41,30 @@ function fields(   i, k, v) {
 		f[k] = v
 	}
 }
-function ratio(what, on, off, n, s, ss,   l, m, v, r, rel, df, h) {
-	if (n[on] < 2 || n[off] < 2) {
+function ratio_ci(on, off, n, s, ss, c,   l, m, v, rel, df, h) {
+	if (n[on] < 2 || n[off] < 2)
+		return 0
+	m[on] = s[on] / n[on]; m[off] = s[off] / n[off]
+	for (l in m) {
+		v[l] = (ss[l] - n[l] * m[l] ^ 2) / (n[l] - 1) / n[l]
+		if (v[l] < 0) v[l] = 0	# rounding, when every run took the same
+	}
+	c["r"] = m[on] / m[off]
+	rel = v[on] / m[on] ^ 2 + v[off] / m[off] ^ 2
+	h = 0
+	if (rel > 0) {
+		df = rel ^ 2 / ((v[on] / m[on] ^ 2) ^ 2 / (n[on] - 1) + (v[off] / m[off] ^ 2) ^ 2 / (n[off] - 1))
+		h = tq(df) * c["r"] * sqrt(rel)
+	}
+	c["lo"] = c["r"] - h; c["hi"] = c["r"] + h
+	return 1
+}
+function ratio(what, on, off, n, s, ss,   c) {
+	if (!ratio_ci(on, off, n, s, ss, c)) {
 		printf "%s: fewer than 2 valid runs on a side\n", what
 		return 0
 	}
-	for (l in n) { m[l] = s[l] / n[l]; v[l] = (ss[l] - n[l] * m[l] ^ 2) / (n[l] - 1) / n[l] }
-	r = m[on] / m[off]
-	rel = v[on] / m[on] ^ 2 + v[off] / m[off] ^ 2
-	df = rel ^ 2 / ((v[on] / m[on] ^ 2) ^ 2 / (n[on] - 1) + (v[off] / m[off] ^ 2) ^ 2 / (n[off] - 1))
-	h = rel > 0 ? tq(df) * r * sqrt(rel) : 0
-	printf "%s = %.3f (95%% CI %.3f to %.3f; n = %d, %d)\n", what, r, r - h, r + h, n[on], n[off]
+	printf "%s = %.3f (95%% CI %.3f to %.3f; n = %d, %d)\n", what, c["r"], c["lo"], c["hi"], n[on], n[off]
 	return 1
 }
 function paired(what, on, off, r, rt,   i, k, d, m, v, h) {
