@@ -35,6 +35,7 @@
 
 #include "loads/load.h"
 #include "lib/fsutil.h"
+#include "lib/proc.h"
 #include "lib/swap.h"
 #include "lib/util.h"
 
@@ -91,10 +92,26 @@ static uint64_t page_size(void)
 	return ps > 0 ? (uint64_t)ps : 4096;
 }
 
+/* "; the most resident now: NAME (pid N, SIZE)", naming what holds the
+ * memory a refusal lacks (another contest's mem_load, say), or "" */
+static void largest_note(char *buf, size_t len)
+{
+	char name[32], size[32];
+	uint64_t rss;
+	pid_t pid;
+
+	buf[0] = '\0';
+	if (proc_largest(&pid, name, sizeof(name), &rss) == 0) {
+		format_size(rss, size, sizeof(size));
+		snprintf(buf, len, "; the most resident now: %s (pid %d, %s)", name, (int)pid,
+			 size);
+	}
+}
+
 static int mem_check(struct load_ctx *c, char *why, size_t len)
 {
 	const struct load_env *e = c->env;
-	char want[32], limit[32], avail[32], reserve[32], swap[32];
+	char want[32], limit[32], avail[32], reserve[32], swap[32], note[192];
 	uint64_t ps = page_size(), pages;
 	struct plan p;
 
@@ -109,15 +126,17 @@ static int mem_check(struct load_ctx *c, char *why, size_t len)
 	format_size(p.reserve, reserve, sizeof(reserve));
 	format_size(e->swap_room, swap, sizeof(swap));
 	if (p.bounded && p.origin == FROM_OPTION) {
+		largest_note(note, sizeof(note));
 		snprintf(why, len, "--mem-size %s is more than this machine can spare without "
 			 "the OOM killer: at most %s (MemAvailable %s minus a reserve of %s, "
-			 "plus %s that swap can free)", want, limit, avail, reserve, swap);
+			 "plus %s that swap can free)%s", want, limit, avail, reserve, swap, note);
 		return -1;
 	}
 	if (p.bounded && p.size < MIN_SIZE) {
+		largest_note(note, sizeof(note));
 		snprintf(why, len, "only %s of memory to spare (MemAvailable %s minus a "
-			 "reserve of %s, plus %s that swap can free): free some memory or "
-			 "give a smaller --mem-size", limit, avail, reserve, swap);
+			 "reserve of %s, plus %s that swap can free)%s: free some memory or "
+			 "give a smaller --mem-size", limit, avail, reserve, swap, note);
 		return -1;
 	}
 	pages = p.size / ps;

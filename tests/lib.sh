@@ -128,6 +128,30 @@ memcg_remove() {
 	T_MEMCG=
 }
 
+# mem_short MIB: succeeds, printing why, when the machine has less than
+# MIB of memory to spare as contest's mem_load counts it (MemAvailable minus
+# a reserve of max(1 GiB, MemTotal / 10); swap not counted): something else
+# holds it (another contest's mem_load, say), and a mem_load planned or
+# started here would be refused.  The reason names what holds the most.
+# need_spare_mem MIB: the whole test is skipped when memory is that short.
+mem_short() {
+	# shellcheck disable=SC2046
+	set -- "$1" $(awk '$1 == "MemTotal:" { t = $2 } $1 == "MemAvailable:" { a = $2 }
+		END { r = t / 10 > 1048576 ? t / 10 : 1048576
+		      printf "%d %d %d\n", (a - r) / 1024, a / 1024, r / 1024 }' /proc/meminfo)
+	[ "$2" -ge "$1" ] && return 1
+	echo "only $2 MiB of memory to spare here now (MemAvailable $3 MiB minus a" \
+		"reserve of $4 MiB), under the $1 MiB a mem_load here needs; the most" \
+		"resident: $(cat /proc/[0-9]*/status 2>/dev/null | awk '
+			$1 == "Name:" { n = $2 } $1 == "Pid:" { p = $2 }
+			$1 == "VmRSS:" && $2 > m { m = $2; b = n " (pid " p ", " int($2 / 1024) " MiB)" }
+			END { print b }')"
+}
+need_spare_mem() {
+	_why=$(mem_short "$1") && skip_all "$_why"
+	return 0
+}
+
 done_testing() {
 	echo "1..$T_N"
 	[ "$T_FAILED" = 0 ]

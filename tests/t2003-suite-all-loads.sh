@@ -7,6 +7,7 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
+need_spare_mem 1024
 
 mkdir run && cd run || exit 99
 # builds of --scale 2 (under a second) and list_load walking this source

@@ -7,6 +7,7 @@
 
 command -v make >/dev/null || skip_all "make is not installed"
 command -v "${CC:-cc}" >/dev/null || skip_all "no C compiler (${CC:-cc})"
+need_spare_mem 1024	# a plan with a mem_load is refused without it
 
 # every name, type, size and time (to the nanosecond) below the directory
 listing() { (cd "$1" && find . -printf '%p %y %s %T@ %C@\n' | sort); }

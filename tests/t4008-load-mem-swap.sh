@@ -20,6 +20,7 @@ command -v make >/dev/null || skip_all "make is not installed"
 [ -r /sys/class/zram-control/hot_add ] ||
 	skip_all "zram is not available here (no /sys/class/zram-control/hot_add)"
 [ -z "$(awk 'NR > 1' /proc/swaps)" ] || skip_all "the machine has swap: --swap zram refuses"
+need_spare_mem 2048
 
 W=$T_DIR/w R=$T_DIR/r
 Q="--quick --scale 4 --lead-time 0.5 -n 1 --work-dir $W -d $R"

@@ -10,6 +10,7 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
+need_spare_mem 1024
 mkdir run || exit 99
 rundir=$(cd run && pwd -P)
 

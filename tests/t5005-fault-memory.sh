@@ -12,6 +12,7 @@ command -v make >/dev/null || skip_all "make is not installed"
 meminfo() { awk -v k="$1:" '$1 == k { printf "%.0f\n", $2 * 1024 }' /proc/meminfo; }
 total=$(meminfo MemTotal)
 [ -n "$total" ] || skip_all "no MemTotal in /proc/meminfo"
+need_spare_mem 2048
 reserve=$((total / 10))
 [ $reserve -lt 1073741824 ] && reserve=1073741824
 mkdir run || exit 99

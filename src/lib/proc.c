@@ -582,6 +582,39 @@ int proc_group_alive(pid_t pgid)
 	return alive;
 }
 
+int proc_largest(pid_t *pid, char *name, size_t len, uint64_t *rss)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	uint64_t best = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char path[300], buf[1024], *start, *end;
+		unsigned long long pages;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (read_small(path, buf, sizeof(buf)) || !(start = strchr(buf, '(')) ||
+		    !(end = strrchr(buf, ')')))
+			continue;	/* gone meanwhile */
+		/* after the name, rss is the 22nd field (proc(5): field 24) */
+		if (sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
+			   "%*d %*d %*d %*d %*d %*d %*u %*u %llu", &pages) != 1 ||
+		    pages * (uint64_t)(ps > 0 ? ps : 4096) <= best)
+			continue;
+		best = pages * (uint64_t)(ps > 0 ? ps : 4096);
+		*pid = (pid_t)atoi(de->d_name);
+		snprintf(name, len, "%.*s", (int)(end - start - 1), start + 1);
+	}
+	closedir(d);
+	*rss = best;
+	return best ? 0 : -1;
+}
+
 #ifdef CONTEST_TEST_HOOKS
 /* With CONTEST_TEST_HOOK=POINT:N and CONTEST_TEST_HOOK_DIR=DIR, the Nth
  * time contest passes POINT it writes its pid to DIR/pid and waits until a

@@ -74,6 +74,10 @@ void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru
  * the others' zombies count: the group is gone once init reaped them). */
 int proc_group_alive(pid_t pgid);
 
+/* The process with the most memory resident (its pid, name and bytes),
+ * to name in a message about memory: 0, or -1 when none can be read. */
+int proc_largest(pid_t *pid, char *name, size_t len, uint64_t *rss);
+
 /* Run argv and keep the first line of its output in buf; -1 when it could
  * not run or failed. */
 int proc_first_line(char *const argv[], char *buf, size_t len);
