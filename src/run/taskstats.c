@@ -657,10 +657,20 @@ static void psi_close(struct delays *d, struct run *run)
 	if (d->cgroup) {
 		char *cmd = rmdir_cmd(d->cgroup);
 
+		int rc, tries = 0;
+
 		join(d->home);	/* in case contest is still inside */
-		if (rmdir(d->cgroup) == 0)
+		/* a build killed on a stop leaves tasks that are still exiting
+		 * (freeing their memory takes a while on a machine short of it):
+		 * the cgroup is busy until they are gone */
+		while ((rc = rmdir(d->cgroup)) && errno == EBUSY && ++tries < 100)
+			sleep_ns(20 * 1000 * 1000);
+		if (rc == 0)
 			proc_guard_run(cmd, 0);
-		else	/* a task outlived the build: the guardian tries again at the end */
+		else if (errno == EBUSY)	/* the guardian tries again at the end */
+			msg("the cgroup %s still holds a task of the build after 2 s: removed "
+			    "when contest ends", d->cgroup);
+		else
 			msg("cannot remove the cgroup %s: %s", d->cgroup, strerror(errno));
 		free(cmd);
 		free(d->cgroup);
