@@ -132,8 +132,25 @@ uint64_t swap_zram_room(uint64_t free, uint64_t left, double keep)
 	return (uint64_t)(slots * (1 - keep));
 }
 
-/* Below this much stored, a device's own ratio says little yet. */
-#define ZRAM_RATIO_MIN_DATA (16 * MiB)
+/* Below this much stored, a device's own ratio says little yet: the first
+ * pages a fill pushes out are often other programs' and incompressible
+ * (mem_used_total = orig_data_size at 30 MiB, 2026-12-04), and taken alone
+ * they would make the room 0 just as the fill starts to swap.  The part not
+ * stored yet counts at 1/SWAP_ZRAM_RATIO, which errs by at most
+ * ZRAM_RATIO_MIN_DATA / SWAP_ZRAM_RATIO. */
+#define ZRAM_RATIO_MIN_DATA (256 * MiB)
+
+double swap_zram_keep(uint64_t orig, uint64_t used)
+{
+	double floor = 1.0 / SWAP_ZRAM_RATIO, keep;
+
+	if (orig >= ZRAM_RATIO_MIN_DATA)
+		keep = (double)used / (double)orig;
+	else
+		keep = ((double)used + floor * (double)(ZRAM_RATIO_MIN_DATA - orig)) /
+		       (double)ZRAM_RATIO_MIN_DATA;
+	return keep > floor ? keep : floor;
+}
 
 static void add_room(const struct swap_line *l, void *arg)
 {
@@ -152,8 +169,7 @@ static void add_room(const struct swap_line *l, void *arg)
 			left = m.limit > m.used ? m.limit - m.used : 0;
 		/* pages that compress worse than assumed (another
 		 * program's, incompressible) count for what they do */
-		if (m.orig >= ZRAM_RATIO_MIN_DATA && (double)m.used / (double)m.orig > keep)
-			keep = (double)m.used / (double)m.orig;
+		keep = swap_zram_keep(m.orig, m.used);
 	}
 	*room += swap_zram_room(free, left, keep);
 }

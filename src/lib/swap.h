@@ -24,6 +24,10 @@ uint64_t swap_room(void);
  * its mem_limit (UINT64_MAX: no limit), and keep, the share of a page
  * that a page swapped to it keeps in RAM. */
 uint64_t swap_zram_room(uint64_t free, uint64_t left, double keep);
+/* keep for a zram device that stores orig bytes of pages in used bytes of
+ * RAM: their ratio, at least 1/SWAP_ZRAM_RATIO; below 256 MiB stored, the
+ * rest up to 256 MiB counted at 1/SWAP_ZRAM_RATIO. */
+double swap_zram_keep(uint64_t orig, uint64_t used);
 /* The swap devices in use, for the environment record and messages:
  * "zram 12.0 GiB prio 100 lzo-rle mem_limit 6.0 GiB, /dev/sda2 8.0 GiB
  * prio -2", or "none".  No zram device number: it changes from boot to
