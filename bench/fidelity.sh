@@ -663,7 +663,7 @@ zram_add() {	# a zram swap device of our own, or zram_why says why not
 # half until they are stored: the first few MiB a fill pushes out are often
 # other programs' and incompressible (RAM cost = size), and taken alone they
 # once made the room 0 and killed every native fill as it began to swap
-# (2026-12-04; contest's swap_room() trusts a ratio from 16 MiB).  Counting
+# (2026-12-04; contest's swap_zram_keep() counts it the same way).  Counting
 # the unstored rest at a half errs by at most 128 MiB, a tenth of the half
 # reserve (1.2 GiB on 24 GiB of RAM) kept.
 # Only the holders are killed: contest load, its guardian with it, would
