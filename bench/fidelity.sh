@@ -16,6 +16,10 @@
 #   start the load in the background; wait until it is ready
 #   flush: sync; echo 3 > /proc/sys/vm/drop_caches
 #   wait the lead time (3 s, as contest)
+#
+# (--flush-first flushes before the load starts instead, in the order of
+# contest's own suite, DESIGN step 4: the load's own start, mem_load's fill
+# say, then meets empty caches and the timed build meets what it left)
 #   time `make -C TREE O=BUILD -jJOBS vmlinux`
 #   stop the load and reap it
 #
@@ -54,6 +58,8 @@ cpus=$(getconf _NPROCESSORS_ONLN)
 jobs=$((4 * cpus))
 lead=3
 base=.
+flush_first=0
+sides="native stock"
 io_size=
 mem_size=
 zram_limit_opt=
@@ -74,6 +80,9 @@ Usage: $0 [options] TREE
                       ${ALL_LOADS// /,}; the _load may be left off)
   -j, --jobs N        make -jN (default 4 x CPUs: $jobs)
       --lead-time S   seconds between the load ready and the timed build (default $lead)
+      --flush-first   drop the caches before the load starts, as contest's suite
+                      does, not after it is ready (the default)
+      --sides LIST    native, stock or native,stock (default): the sides measured
       --kconfig T     the *config target, run once (default $kconfig)
       --target T      the make target timed (default $target)
       --io-size SIZE  io_load, read_load, dd and cat's file (default RAM, bounded by
@@ -218,6 +227,8 @@ while [ $# -gt 0 ]; do
 	--zram-limit) zram_limit_opt=$(to_bytes "${2:?}") || die "--zram-limit: not a size: $2"; shift ;;
 	--dir) base=${2:?}; shift ;;
 	--busy) busy=1 ;;
+	--flush-first) flush_first=1 ;;
+	--sides) sides=$(echo "${2:?}" | tr ',' ' '); shift ;;
 	--table) table_log=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
@@ -239,6 +250,11 @@ tree=$(cd "$1" 2>/dev/null && pwd) || die "no such directory: $1"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n wants a positive number, not '$rounds'"
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "-j wants a positive number, not '$jobs'"
 [[ $lead =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "--lead-time wants seconds, not '$lead'"
+for s in $sides; do
+	case $s in native|stock) ;; *) die "--sides: '$s' is neither native nor stock" ;; esac
+done
+[ -n "${sides// /}" ] || die "--sides: no side"
+side_on() { case " $sides " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # the loads asked for, by their full names, in the default order
 want=" $(echo "$loads" | tr ', ' '\n\n' | sed -e '/^$/d' -e 's/_load$//' -e 's/$/_load/' | tr '\n' ' ') "
@@ -465,6 +481,7 @@ echo "contest:   $contest_src ($("$contest" --version | head -1))"
 echo "tools:     $(tar --version | head -1); $(dd --version | head -1); $(stress-ng --version 2>/dev/null | awk '{ print $1, $3 }')"
 echo "tree:      $tree, make -C TREE O=BUILD -j$jobs $target, configured once with $kconfig"
 echo "rounds:    $rounds; loads: ${sel[*]}; lead time $lead s"
+echo "order:     $([ "$flush_first" = 1 ] && echo "flush, then the load starts (--flush-first, contest's order)" || echo "the load starts and is ready, then flush"); sides: $sides"
 echo "sizes:     io $(gib "$io_size") ($io_size bytes), mem $(gib "$mem_size") ($mem_size bytes; zram swap sized per row), ring $ring_procs processes, $ring_chunks chunks of $ring_chunk bytes"
 echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo -) (all loads run in this script's session, as contest's)"
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start$([ "$busy" = 1 ] && echo "; --busy: every figure below is busy")"
@@ -531,6 +548,14 @@ tree_mem() {
 	for p in $(descendants "$1"); do
 		cat "/proc/$p/status" 2>/dev/null
 	done | awk '$1 == "VmRSS:" || $1 == "VmSwap:" { kb += $2 } END { printf "%.0f\n", kb * 1024 }'
+}
+
+# CPU ticks (user + system) of the live processes of the tree of $1
+tree_cpu() {
+	local p
+	for p in $(descendants "$1"); do
+		cat "/proc/$p/stat" 2>/dev/null
+	done | awk '{ sub(/.*\) /, ""); t += $12 + $13 } END { printf "%.0f\n", t }'
 }
 
 vmstat_swap() { awk '$1 == "pswpin" { i = $2 } $1 == "pswpout" { o = $2 } END { print i + 0, o + 0 }' /proc/vmstat; }
@@ -727,8 +752,9 @@ units() {	# units LOAD "io0" "io1" "swap0" "swap1" -> "units|detail"
 
 # run_one ROUND LOAD SIDE: one timed build; prints it and adds it to $results
 run_one() {
-	local r=$1 l=$2 side=$3 io0='' io1='' s0 s1 i ok=1 note='' u
+	local r=$1 l=$2 side=$3 io0='' io1='' c0='' c1='' s0 s1 i ok=1 note='' u
 	clean_build
+	[ "$flush_first" = 1 ] && flush
 	if [ "$side" != noload ]; then
 		rm -f "$scratch/watchdog"
 		"start_$side" "$l"
@@ -753,14 +779,15 @@ run_one() {
 		fi
 		alive "$load_pid" || ok=0
 	fi
-	flush
+	[ "$flush_first" = 1 ] || flush
 	[ "$side" != noload ] && sleep "$lead"
-	[ "$side" != noload ] && io0=$(tree_io "$load_pid")
+	[ "$side" != noload ] && { io0=$(tree_io "$load_pid"); c0=$(tree_cpu "$load_pid"); }
 	s0=$(vmstat_swap)
 	timed_build
 	s1=$(vmstat_swap)
 	if [ "$side" != noload ]; then
 		io1=$(tree_io "$load_pid")
+		c1=$(tree_cpu "$load_pid")
 		alive "$load_pid" || ok=0
 		stop_watchdog
 		stop_load
@@ -776,6 +803,8 @@ run_one() {
 		u="0|"
 	else
 		u=$(units "$l" "$io0" "$io1" "$s0" "$s1")
+		u+=$(awk -v a="$c0" -v b="$c1" -v t="$(getconf CLK_TCK)" -v s="$secs" \
+			'BEGIN { if (s > 0) printf ", load CPU %.0f%%", (b - a) / t / s * 100 }')
 	fi
 	# as contest does: a load that did no work during the build leaves the
 	# build unloaded, and the run out
@@ -815,11 +844,11 @@ for ((r = 1; r <= rounds; r++)); do
 			echo "round $r: mem_load on /dev/zram$zram_n: swap $(gib "$zram_size"), RAM limit $(gib "$zram_limit")"
 		fi
 		if [ $(((r + k) % 2)) -eq 0 ]; then
-			run_one "$r" "$l" native
-			run_one "$r" "$l" stock
+			side_on native && run_one "$r" "$l" native
+			side_on stock && run_one "$r" "$l" stock
 		else
-			run_one "$r" "$l" stock
-			run_one "$r" "$l" native
+			side_on stock && run_one "$r" "$l" stock
+			side_on native && run_one "$r" "$l" native
 		fi
 		[ "$l" = mem_load ] && zram_remove
 	done

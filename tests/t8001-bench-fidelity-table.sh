@@ -78,4 +78,16 @@ bash "$fid" --table no-such.log >out4 2>err4
 ok_eq "a missing file: exit 2" "$?" 2
 ok "... with a message naming it" grep -q "cannot read no-such.log" err4
 
+# the options that choose what a sitting measures, refused when wrong
+# before anything runs (a directory that passes for a Linux tree)
+mkdir -p faketree/kernel && : >faketree/Makefile
+bash "$fid" --sides native,tape faketree >out5 2>err5
+ok_eq "--sides with a side that is neither: exit 2" "$?" 2
+ok "... naming it" grep -q "'tape' is neither native nor stock" err5
+bash "$fid" --sides , faketree >out6 2>err6
+ok_eq "--sides with no side: exit 2" "$?" 2
+ok "... saying so" grep -q -- "--sides: no side" err6
+bash "$fid" --help >help
+ok "--help lists --flush-first and --sides" sh -c 'grep -q -- "--flush-first" help && grep -q -- "--sides LIST" help'
+
 done_testing
