@@ -16,12 +16,12 @@
 #   start the load in the background; wait until it is ready
 #   flush: sync; echo 3 > /proc/sys/vm/drop_caches
 #   wait the lead time (3 s, as contest)
+#   time `make -C TREE O=BUILD -jJOBS vmlinux`
+#   stop the load and reap it
 #
 # (--flush-first flushes before the load starts instead, in the order of
 # contest's own suite, DESIGN step 4: the load's own start, mem_load's fill
 # say, then meets empty caches and the timed build meets what it left)
-#   time `make -C TREE O=BUILD -jJOBS vmlinux`
-#   stop the load and reap it
 #
 # noload runs do the same with nothing in the background and no lead time,
 # as contest does.  Rounds are interleaved: in each round every load runs its
