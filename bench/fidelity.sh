@@ -641,7 +641,9 @@ start_native() {
 	mem_load) extra=(--mem-size "$mem_size") ;;
 	esac
 	: >"$scratch/native.err"
-	"$contest" load "$1" -t 86400 --work-dir "$work" "${extra[@]}" \
+	# --no-probe --no-delays: noload and the stock side run without contest's
+	# latency probe and delay accounting, so the native side must too
+	"$contest" load "$1" -t 86400 --no-probe --no-delays --work-dir "$work" "${extra[@]}" \
 		>"$scratch/native.out" 2>"$scratch/native.err" </dev/null &
 	load_pid=$! load_side=native
 }
