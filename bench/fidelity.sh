@@ -550,12 +550,14 @@ tree_mem() {
 	done | awk '$1 == "VmRSS:" || $1 == "VmSwap:" { kb += $2 } END { printf "%.0f\n", kb * 1024 }'
 }
 
-# CPU ticks (user + system) of the live processes of the tree of $1
+# CPU ticks (user + system) of the tree of $1: its live processes and the
+# children they reaped (cutime, cstime), as /proc/PID/io counts them: a stock
+# loop's tar, dd or cat lives one pass and is reaped by the loop's shell
 tree_cpu() {
 	local p
 	for p in $(descendants "$1"); do
 		cat "/proc/$p/stat" 2>/dev/null
-	done | awk '{ sub(/.*\) /, ""); t += $12 + $13 } END { printf "%.0f\n", t }'
+	done | awk '{ sub(/.*\) /, ""); t += $12 + $13 + $14 + $15 } END { printf "%.0f\n", t }'
 }
 
 vmstat_swap() { awk '$1 == "pswpin" { i = $2 } $1 == "pswpout" { o = $2 } END { print i + 0, o + 0 }' /proc/vmstat; }
