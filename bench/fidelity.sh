@@ -85,9 +85,10 @@ Usage: $0 [options] TREE
                       does, not after it is ready (the default)
       --sides LIST    native, stock or native,stock (default): the sides measured
       --dirty         during each timed build, sample /proc/vmstat's dirty pages
-                      (every 0.5 s) and record dirty throttling (perf, the
-                      writeback:balance_dirty_pages tracepoint); each run line
-                      says how much was dirty and who was throttled how long
+                      (every 0.5 s), count memory reclaim (/proc/vmstat) and
+                      record dirty throttling (perf, the tracepoint
+                      writeback:balance_dirty_pages); each run line says how
+                      much was dirty, what reclaim did, who was throttled how long
       --kconfig T     the *config target, run once (default $kconfig)
       --target T      the make target timed (default $target)
       --io-size SIZE  io_load, read_load, dd and cat's file (default RAM, bounded by
@@ -432,9 +433,18 @@ dirty_sampler() {
 	done
 }
 
+# what memory reclaim did so far (pages, /proc/vmstat): direct reclaim
+# stalls, pages scanned by direct reclaim and by kswapd, file refaults (a
+# page evicted and read again: the build's cache pushed out by the load)
+vmstat_reclaim() {
+	awk '$1 ~ /^allocstall_/ { a += $2 } $1 == "pgscan_direct" { d = $2 } $1 == "pgscan_kswapd" { k = $2 }
+		$1 == "workingset_refault_file" { r = $2 } END { print a + 0, d + 0, k + 0, r + 0 }' /proc/vmstat
+}
+
 dirty_start() {
 	[ "$dirty" = 1 ] || return 0
 	rm -f "$scratch/bdp.data" "$scratch/bdp.data.old"
+	vmstat_reclaim >"$scratch/reclaim.0"
 	dirty_sampler >"$scratch/dirty.samples" &
 	dirty_pids=$!
 	# -B -N: no build-id pass at its end (tracepoint records have no code addresses)
@@ -446,6 +456,7 @@ dirty_start() {
 dirty_stop() {	# SIGTERM: perf record writes its file and ends
 	[ -n "$dirty_pids" ] || return 0
 	local p
+	vmstat_reclaim >"$scratch/reclaim.1"
 	for p in $dirty_pids; do kill -TERM "$p" 2>/dev/null; done
 	for p in $dirty_pids; do wait "$p" 2>/dev/null; done
 	dirty_pids=
@@ -464,6 +475,11 @@ dirty_summary() {
 			if (n) printf "; dirty %.0f MB mean, %.0f MB max, above the throttle point (%.0f MB) %.0f%% of the time",
 				s / n * ps / 1e6, m * ps / 1e6, t * ps / 1e6, o / n * 100
 		}' "$scratch/dirty.samples"
+	awk -v ps="$(getconf PAGESIZE)" 'NR == FNR { split($0, a); next } { split($0, b) }
+		END {
+			printf "; reclaim: %.0f direct stalls, scanned %.0f MB direct and %.0f MB by kswapd, file refaults %.0f MB",
+				b[1] - a[1], (b[2] - a[2]) * ps / 1e6, (b[3] - a[3]) * ps / 1e6, (b[4] - a[4]) * ps / 1e6
+		}' "$scratch/reclaim.0" "$scratch/reclaim.1"
 	if ! perf script -i "$scratch/bdp.data" -F comm,trace >"$scratch/bdp.txt" 2>/dev/null; then
 		printf '; throttled: unknown (perf: %s)' "$(head -1 "$scratch/perf.log" 2>/dev/null)"
 		return 0
@@ -565,7 +581,7 @@ echo "tree:      $tree, make -C TREE O=BUILD -j$jobs $target, configured once wi
 echo "rounds:    $rounds; loads: ${sel[*]}; lead time $lead s"
 echo "order:     $([ "$flush_first" = 1 ] && echo "flush, then the load starts (--flush-first, contest's order)" || echo "the load starts and is ready, then flush"); sides: $sides"
 echo "sizes:     io $(gib "$io_size") ($io_size bytes), mem $(gib "$mem_size") ($mem_size bytes; zram swap sized per row), ring $ring_procs processes, $ring_chunks chunks of $ring_chunk bytes"
-[ "$dirty" = 1 ] && echo "dirty:     --dirty: /proc/vmstat nr_dirty + nr_writeback every 0.5 s and perf record -a -e writeback:balance_dirty_pages during each timed build"
+[ "$dirty" = 1 ] && echo "dirty:     --dirty: /proc/vmstat nr_dirty + nr_writeback every 0.5 s, its reclaim counters, and perf record -a -e writeback:balance_dirty_pages during each timed build"
 echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo -) (all loads run in this script's session, as contest's)"
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start$([ "$busy" = 1 ] && echo "; --busy: every figure below is busy")"
 echo "all files on one file system: the build ($build), contest's --work-dir ($work), the stock tools' files ($stock)"
@@ -896,7 +912,7 @@ run_one() {
 			'BEGIN { if (s > 0) printf ", load CPU %.0f%%", (b - a) / t / s * 100 }')
 	fi
 	u+=$(dirty_summary)
-	[ "$u" = "0|; "* ] && u="0|${u#0|; }"	# noload: no load figures before it
+	[[ $u == "0|; "* ]] && u="0|${u#0|; }"	# noload: no load figures before it
 	# as contest does: a load that did no work during the build leaves the
 	# build unloaded, and the run out
 	if [ "$ok" = 1 ] && [ "${u%%|*}" = 0.00 ]; then

@@ -71,7 +71,7 @@ ok_eq "with the size in bytes: Loads and dd's count as the sitting printed them"
 
 # run lines of a --dirty sitting end in a dirty part (its MB and s figures
 # are not the load's): the table is the same as without it
-sed '/^round [0-9]*: /s/$/; dirty 812 MB mean, 2417 MB max, above the throttle point (2411 MB) 7% of the time; throttled: io_load 31.5 s in 402, cc1 0.2 s in 3/' \
+sed '/^round [0-9]*: /s/$/; dirty 812 MB mean, 2417 MB max, above the throttle point (2411 MB) 7% of the time; reclaim: 12 direct stalls, scanned 40 MB direct and 30512 MB by kswapd, file refaults 96 MB; throttled: io_load 31.5 s in 402, cc1 0.2 s in 3/' \
 	"$log" >dirty.log
 bash "$fid" --table dirty.log >table7 2>err7
 ok "--table of run lines with a dirty part: exit 0, nothing on stderr" test $? -eq 0 -a ! -s err7
