@@ -59,6 +59,7 @@ jobs=$((4 * cpus))
 lead=3
 base=.
 flush_first=0
+dirty=0
 sides="native stock"
 io_size=
 mem_size=
@@ -83,6 +84,11 @@ Usage: $0 [options] TREE
       --flush-first   drop the caches before the load starts, as contest's suite
                       does, not after it is ready (the default)
       --sides LIST    native, stock or native,stock (default): the sides measured
+      --dirty         during each timed build, sample /proc/vmstat's dirty pages
+                      (every 0.5 s), count memory reclaim (/proc/vmstat) and
+                      record dirty throttling (perf, the tracepoint
+                      writeback:balance_dirty_pages); each run line says how
+                      much was dirty, what reclaim did, who was throttled how long
       --kconfig T     the *config target, run once (default $kconfig)
       --target T      the make target timed (default $target)
       --io-size SIZE  io_load, read_load, dd and cat's file (default RAM, bounded by
@@ -228,6 +234,7 @@ while [ $# -gt 0 ]; do
 	--dir) base=${2:?}; shift ;;
 	--busy) busy=1 ;;
 	--flush-first) flush_first=1 ;;
+	--dirty) dirty=1 ;;
 	--sides) sides=$(echo "${2:?}" | tr ',' ' '); shift ;;
 	--table) table_log=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
@@ -295,6 +302,11 @@ need_tool awk gawk
 need_tool flex flex
 need_tool bison bison
 need_tool bc bc
+if [ "$dirty" = 1 ]; then
+	need_tool perf linux-perf
+	perf list 'writeback:balance_dirty_pages' 2>/dev/null | grep -q balance_dirty_pages ||
+		die "--dirty: perf does not know the tracepoint writeback:balance_dirty_pages here"
+fi
 tar --version 2>/dev/null | head -1 | grep -q 'GNU tar' || die "tar is not GNU tar"
 if has mem_load; then
 	need_tool stress-ng stress-ng
@@ -315,6 +327,7 @@ load_pid=		# the running load (contest, or the stock loop)
 load_side=
 make_pid=
 watch_pid=
+dirty_pids=
 zram_n=
 
 # PIDs of $1 and of all its descendants
@@ -397,6 +410,90 @@ stop_watchdog() {
 	watch_pid=
 }
 
+# ---- --dirty: how much was dirty, and who was throttled -----------------------
+
+# Every 0.5 s until killed: nr_dirty + nr_writeback (what balance_dirty_pages
+# counts as dirty) and its throttle point, (dirty threshold + background
+# threshold) / 2 (mm/page-writeback.c's "freerun"), in pages; read by the
+# shell itself, so that sampling forks no more than a sleep
+dirty_sampler() {
+	local k v d w t b
+	while :; do
+		d=0 w=0 t=0 b=0
+		while read -r k v; do
+			case $k in
+			nr_dirty) d=$v ;;
+			nr_writeback) w=$v ;;
+			nr_dirty_threshold) t=$v ;;
+			nr_dirty_background_threshold) b=$v ;;
+			esac
+		done </proc/vmstat
+		echo "$((d + w)) $(((t + b) / 2))"
+		sleep 0.5
+	done
+}
+
+# what memory reclaim did so far (pages, /proc/vmstat): direct reclaim
+# stalls, pages scanned by direct reclaim and by kswapd, file refaults (a
+# page evicted and read again: the build's cache pushed out by the load)
+vmstat_reclaim() {
+	awk '$1 ~ /^allocstall_/ { a += $2 } $1 == "pgscan_direct" { d = $2 } $1 == "pgscan_kswapd" { k = $2 }
+		$1 == "workingset_refault_file" { r = $2 } END { print a + 0, d + 0, k + 0, r + 0 }' /proc/vmstat
+}
+
+dirty_start() {
+	[ "$dirty" = 1 ] || return 0
+	rm -f "$scratch/bdp.data" "$scratch/bdp.data.old"
+	vmstat_reclaim >"$scratch/reclaim.0"
+	dirty_sampler >"$scratch/dirty.samples" &
+	dirty_pids=$!
+	# -B -N: no build-id pass at its end (tracepoint records have no code addresses)
+	perf record -q -a -B -N -e writeback:balance_dirty_pages -o "$scratch/bdp.data" \
+		>"$scratch/perf.log" 2>&1 </dev/null &
+	dirty_pids+=" $!"
+}
+
+dirty_stop() {	# SIGTERM: perf record writes its file and ends
+	[ -n "$dirty_pids" ] || return 0
+	local p
+	vmstat_reclaim >"$scratch/reclaim.1"
+	for p in $dirty_pids; do kill -TERM "$p" 2>/dev/null; done
+	for p in $dirty_pids; do wait "$p" 2>/dev/null; done
+	dirty_pids=
+}
+
+# The run line's dirty part: the dirty pages over the build (mean, max, the
+# throttle point, the share of samples above it) and, per command, the
+# throttle pauses balance_dirty_pages asked of it (the tracepoint's pause=,
+# ms; it also fires for pauses too short to sleep) and how many
+dirty_summary() {
+	[ "$dirty" = 1 ] || return 0
+	local thr
+	awk -v ps="$(getconf PAGESIZE)" '
+		{ n++; s += $1; if ($1 > m) m = $1; if ($1 > $2) o++; t = $2 }
+		END {
+			if (n) printf "; dirty %.0f MB mean, %.0f MB max, above the throttle point (%.0f MB) %.0f%% of the time",
+				s / n * ps / 1e6, m * ps / 1e6, t * ps / 1e6, o / n * 100
+		}' "$scratch/dirty.samples"
+	awk -v ps="$(getconf PAGESIZE)" 'NR == FNR { split($0, a); next } { split($0, b) }
+		END {
+			printf "; reclaim: %.0f direct stalls, scanned %.0f MB direct and %.0f MB by kswapd, file refaults %.0f MB",
+				b[1] - a[1], (b[2] - a[2]) * ps / 1e6, (b[3] - a[3]) * ps / 1e6, (b[4] - a[4]) * ps / 1e6
+		}' "$scratch/reclaim.0" "$scratch/reclaim.1"
+	if ! perf script -i "$scratch/bdp.data" -F comm,trace >"$scratch/bdp.txt" 2>/dev/null; then
+		printf '; throttled: unknown (perf: %s)' "$(head -1 "$scratch/perf.log" 2>/dev/null)"
+		return 0
+	fi
+	thr=$(awk '
+		match($0, / pause=-?[0-9]+/) {
+			v = substr($0, RSTART + 7, RLENGTH - 7); n[$1]++
+			if (v > 0) ms[$1] += v
+		}
+		END { for (c in n) printf "%.0f %s %.1f s in %d\n", ms[c], c, ms[c] / 1000, n[c] }' "$scratch/bdp.txt" |
+		sort -rn | cut -d' ' -f2- | paste -sd, - | sed 's/,/, /g')
+	printf '; throttled: %s' "${thr:-none}"
+}
+
 zram_remove() {
 	[ -n "$zram_n" ] || return 0
 	local dev=/dev/zram$zram_n i
@@ -415,6 +512,7 @@ zram_remove() {
 cleanup() {
 	trap - EXIT INT TERM
 	stop_watchdog
+	dirty_stop
 	stop_load
 	[ -n "$make_pid" ] && stop_tree "$make_pid"
 	make_pid=
@@ -483,6 +581,7 @@ echo "tree:      $tree, make -C TREE O=BUILD -j$jobs $target, configured once wi
 echo "rounds:    $rounds; loads: ${sel[*]}; lead time $lead s"
 echo "order:     $([ "$flush_first" = 1 ] && echo "flush, then the load starts (--flush-first, contest's order)" || echo "the load starts and is ready, then flush"); sides: $sides"
 echo "sizes:     io $(gib "$io_size") ($io_size bytes), mem $(gib "$mem_size") ($mem_size bytes; zram swap sized per row), ring $ring_procs processes, $ring_chunks chunks of $ring_chunk bytes"
+[ "$dirty" = 1 ] && echo "dirty:     --dirty: /proc/vmstat nr_dirty + nr_writeback every 0.5 s, its reclaim counters, and perf record -a -e writeback:balance_dirty_pages during each timed build"
 echo "autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo -) (all loads run in this script's session, as contest's)"
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start$([ "$busy" = 1 ] && echo "; --busy: every figure below is busy")"
 echo "all files on one file system: the build ($build), contest's --work-dir ($work), the stock tools' files ($stock)"
@@ -787,7 +886,9 @@ run_one() {
 	[ "$side" != noload ] && sleep "$lead"
 	[ "$side" != noload ] && { io0=$(tree_io "$load_pid"); c0=$(tree_cpu "$load_pid"); }
 	s0=$(vmstat_swap)
+	dirty_start
 	timed_build
+	dirty_stop
 	s1=$(vmstat_swap)
 	if [ "$side" != noload ]; then
 		io1=$(tree_io "$load_pid")
@@ -810,6 +911,8 @@ run_one() {
 		u+=$(awk -v a="$c0" -v b="$c1" -v t="$(getconf CLK_TCK)" -v s="$secs" \
 			'BEGIN { if (s > 0) printf ", load CPU %.0f%%", (b - a) / t / s * 100 }')
 	fi
+	u+=$(dirty_summary)
+	[[ $u == "0|; "* ]] && u="0|${u#0|; }"	# noload: no load figures before it
 	# as contest does: a load that did no work during the build leaves the
 	# build unloaded, and the run out
 	if [ "$ok" = 1 ] && [ "${u%%|*}" = 0.00 ]; then
