@@ -410,7 +410,7 @@ stop_watchdog() {
 	watch_pid=
 }
 
-# ---- --dirty: how much was dirty, and who was throttled -----------------------
+# ---- --dirty: how much was dirty, what reclaim did, who was throttled ----------
 
 # Every 0.5 s until killed: nr_dirty + nr_writeback (what balance_dirty_pages
 # counts as dirty) and its throttle point, (dirty threshold + background
@@ -463,7 +463,8 @@ dirty_stop() {	# SIGTERM: perf record writes its file and ends
 }
 
 # The run line's dirty part: the dirty pages over the build (mean, max, the
-# throttle point, the share of samples above it) and, per command, the
+# throttle point, the share of samples above it), what reclaim did over it
+# (vmstat_reclaim's deltas, in MB but the stalls) and, per command, the
 # throttle pauses balance_dirty_pages asked of it (the tracepoint's pause=,
 # ms; it also fires for pauses too short to sleep) and how many
 dirty_summary() {
