@@ -542,7 +542,8 @@ fi
 io_size=$((io_size / 1048576 * 1048576))
 if has io_load || has read_load; then
 	[ "$io_size" -ge $((64 * 1048576)) ] || die "too little free space for io_load/read_load's files in $scratch"
-	# read row: cat's file and read_load's own file at once, and 1 GiB spare
+	# room for two such files and 1 GiB spare (the sides write theirs in turn, each
+	# removing its own at its end: a margin, should a stop leave one behind)
 	[ $((2 * io_size + 1073741824)) -le "$free_bytes" ] ||
 		die "--io-size $(gib "$io_size"): two such files do not fit in $(gib "$free_bytes") free on $scratch"
 fi
@@ -678,13 +679,19 @@ if has ctar_load || has xtar_load; then
 	echo "the tar tree: $tar_tree (contest load -w kernel:TREE archives it as it is):" \
 		"$(find "$tar_tree" | wc -l) entries; GNU tar archive $(stat -c %s "$gnu_tar") bytes"
 fi
-if has read_load; then
-	echo "writing cat's file ($(gib "$io_size"), /dev/urandom, untimed)..."
+# cat's file, written (untimed) before each stock read_load run and removed
+# after it, as contest load read_load writes its own before each native run
+# and removes it at its end: on a VM a file just written can read from the
+# host's cache several times faster than one written an hour before
+# (2026-12-05: native 737 MB/s from "disk", cat 200 MB/s, with cat's file
+# written once at the start), so both sides must read a file of one age
+write_cat_file() {
 	dd if=/dev/urandom of="$cat_file" bs=1M count=$((io_size / 1048576)) conv=fdatasync status=none &
 	make_pid=$!	# stopped by cleanup() like a build
 	wait "$make_pid" || die "cannot write $cat_file"
 	make_pid=
-fi
+}
+has read_load && echo "cat's file: $(gib "$io_size") from /dev/urandom, written (untimed) before each stock read_load run"
 
 # the stock command of a load, run again and again by stock_loop
 stock_once() {
@@ -730,7 +737,7 @@ start_stock() {
 }
 
 after_stock() {	# remove what a stopped stock load left behind
-	rm -rf "$stock/x" "$stock/c.tar" "$stock/dd.dat" "$stock/ring"
+	rm -rf "$stock/x" "$stock/c.tar" "$stock/dd.dat" "$stock/ring" "$cat_file"
 }
 
 # ---- the native side ----------------------------------------------------------
@@ -858,6 +865,7 @@ units() {	# units LOAD "io0" "io1" "swap0" "swap1" -> "units|detail"
 run_one() {
 	local r=$1 l=$2 side=$3 io0='' io1='' c0='' c1='' s0 s1 i ok=1 note='' u
 	clean_build
+	[ "$side$l" = stockread_load ] && write_cat_file	# before any flush
 	[ "$flush_first" = 1 ] && flush
 	if [ "$side" != noload ]; then
 		rm -f "$scratch/watchdog"
