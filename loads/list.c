@@ -14,11 +14,12 @@
  * Directories are opened relative to their parent (openat, fdopendir; one
  * descriptor per level of depth), so no path length limit applies to the
  * walk itself.  Symlinks are never followed (only --root itself may be one).
- * Some directories are listed in their parent but not entered: those on a
- * pseudo file system (proc, sysfs, cgroup, devpts... by statfs magic, checked
- * when st_dev changes), /dev, /proc and /sys wherever they are mounted (by
- * device and inode: devtmpfs looks like tmpfs to statfs), and contest's own
- * work directory (by device and inode, looked up again for every listing).
+ * /proc, /sys, /dev and the other pseudo file systems are entered like any
+ * directory, as ls -lRa / enters them.  Two kinds of directory are listed in
+ * their parent but not entered: an autofs mount point (entering it would
+ * mount what it stands for, perhaps over a network, and wait for it), by
+ * statfs magic when st_dev changes, and contest's own work directory (by
+ * device and inode, looked up again for every listing).
  *
  * An entry is every object the walk lstat()s below the root, plus the root
  * itself: for a plain tree the count equals `find ROOT | wc -l`.  "." and
@@ -62,53 +63,6 @@
 #define NAME_SLOTS 256          /* cached owner or group names */
 #define NAME_MAX_LEN 64         /* longer names are cut */
 #define SIX_MONTHS (31556952 / 2)
-
-/* Not in every <linux/magic.h>: the values are the kernel's. */
-#ifndef CONFIGFS_MAGIC
-#define CONFIGFS_MAGIC 0x62656570       /* fs/configfs/mount.c */
-#endif
-#ifndef FUSE_CTL_SUPER_MAGIC
-#define FUSE_CTL_SUPER_MAGIC 0x65735543 /* fs/fuse/control.c */
-#endif
-#ifndef MQUEUE_MAGIC
-#define MQUEUE_MAGIC 0x19800202         /* ipc/mqueue.c */
-#endif
-
-/* File systems whose directories hold no files to list: ls -lRa would
- * wander through processes, kernel objects and device nodes. */
-static const struct {
-	uint32_t magic;
-	const char *name;
-} pseudo_fs[] = {
-	{ PROC_SUPER_MAGIC, "proc" },
-	{ SYSFS_MAGIC, "sysfs" },
-	{ DEVPTS_SUPER_MAGIC, "devpts" },
-	{ CGROUP_SUPER_MAGIC, "cgroup" },
-	{ CGROUP2_SUPER_MAGIC, "cgroup2" },
-	{ DEBUGFS_MAGIC, "debugfs" },
-	{ TRACEFS_MAGIC, "tracefs" },
-	{ SECURITYFS_MAGIC, "securityfs" },
-	{ PSTOREFS_MAGIC, "pstore" },
-	{ BPF_FS_MAGIC, "bpf" },
-	{ CONFIGFS_MAGIC, "configfs" },
-	{ FUSE_CTL_SUPER_MAGIC, "fusectl" },
-	{ MQUEUE_MAGIC, "mqueue" },
-	{ HUGETLBFS_MAGIC, "hugetlbfs" },
-	{ AUTOFS_SUPER_MAGIC, "autofs" },
-	{ BINFMTFS_MAGIC, "binfmt_misc" },
-	{ EFIVARFS_MAGIC, "efivarfs" },
-	{ SELINUX_MAGIC, "selinuxfs" },
-	{ SMACK_MAGIC, "smackfs" },
-	{ RDTGROUP_SUPER_MAGIC, "resctrl" },
-	{ NSFS_MAGIC, "nsfs" },
-	{ BINDERFS_SUPER_MAGIC, "binderfs" },
-	{ USBDEVICE_SUPER_MAGIC, "usbfs" },
-	{ OPENPROM_SUPER_MAGIC, "openpromfs" },
-	{ AAFS_MAGIC, "apparmorfs" },
-};
-
-/* Directories skipped wherever they appear (bind mounts included). */
-static const char *const skip_always[] = { "/dev", "/proc", "/sys" };
 
 struct ident {
 	dev_t dev;
@@ -164,8 +118,8 @@ struct lister {
 	size_t path_len, path_cap;
 	char *full;             /* one entry's path, for the xattr calls */
 	size_t full_cap;
-	struct ident skip[ARRAY_SIZE(skip_always) + 1];
-	size_t nskip;
+	struct ident work;        /* the work directory, if it exists */
+	int has_work;
 	struct name_cache users, groups;
 	char *nss;              /* getpwuid_r/getgrgid_r buffer */
 	size_t nss_len;
@@ -387,45 +341,30 @@ static const char *entry_path(struct lister *l, const char *name)
 
 /* ---- what not to enter ------------------------------------------------- */
 
-static void add_skip(struct lister *l, const char *path)
-{
-	struct stat st;
-
-	if (path && !stat(path, &st) && S_ISDIR(st.st_mode)) {
-		l->skip[l->nskip].dev = st.st_dev;
-		l->skip[l->nskip].ino = st.st_ino;
-		l->nskip++;
-	}
-}
-
 /* Looked up for every listing: the work directory may come and go. */
 static void find_skips(struct lister *l)
 {
-	l->nskip = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(skip_always); i++)
-		add_skip(l, skip_always[i]);
-	add_skip(l, l->c->env->work_dir);
+	const char *wd = l->c->env->work_dir;
+	struct stat st;
+
+	l->has_work = wd && !stat(wd, &st) && S_ISDIR(st.st_mode);
+	if (l->has_work) {
+		l->work.dev = st.st_dev;
+		l->work.ino = st.st_ino;
+	}
 }
 
 static int skipped(const struct lister *l, dev_t dev, ino_t ino)
 {
-	for (size_t i = 0; i < l->nskip; i++)
-		if (l->skip[i].dev == dev && l->skip[i].ino == ino)
-			return 1;
-	return 0;
+	return l->has_work && l->work.dev == dev && l->work.ino == ino;
 }
 
-/* The name of the pseudo file system fd is on, or NULL. */
-static const char *pseudo_name(int fd)
+/* Whether fd is on an autofs mount point. */
+static int on_autofs(int fd)
 {
 	struct statfs sf;
 
-	if (fstatfs(fd, &sf))
-		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(pseudo_fs); i++)
-		if ((uint32_t)sf.f_type == pseudo_fs[i].magic)
-			return pseudo_fs[i].name;
-	return NULL;
+	return !fstatfs(fd, &sf) && (uint32_t)sf.f_type == AUTOFS_SUPER_MAGIC;
 }
 
 /* ---- one directory ------------------------------------------------------ */
@@ -684,7 +623,8 @@ static void pop_frame(struct lister *l)
 }
 
 /* Enter one subdirectory of the top frame and list it.  A directory that
- * cannot be opened, or is on a pseudo file system, is left out. */
+ * cannot be opened, is an autofs mount point or the work directory, is
+ * left out. */
 static int enter(struct lister *l, const char *name)
 {
 	struct frame *f = &l->stack[l->depth - 1];
@@ -698,7 +638,7 @@ static int enter(struct lister *l, const char *name)
 		return errno == ENOMEM ? lister_fail(l, "open %s/%s: %s", l->path, name,
 						     strerror(errno)) : 0;
 	if (fstat(fd, &st) || skipped(l, st.st_dev, st.st_ino) ||
-	    (st.st_dev != parent_dev && pseudo_name(fd))) {
+	    (st.st_dev != parent_dev && on_autofs(fd))) {
 		close(fd);
 		return 0;
 	}
@@ -759,9 +699,8 @@ static int list_tree(struct lister *l)
 /* Why the root cannot be listed, or NULL. */
 static const char *root_refused(struct lister *l, char *why, size_t len)
 {
-	const char *pseudo;
 	struct stat st;
-	int fd;
+	int autofs, fd;
 
 	fd = open(l->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
@@ -771,7 +710,7 @@ static const char *root_refused(struct lister *l, char *why, size_t len)
 			snprintf(why, len, "--root %s: %s", l->root, strerror(errno));
 		return why;
 	}
-	pseudo = pseudo_name(fd);
+	autofs = on_autofs(fd);
 	if (fstat(fd, &st)) {
 		snprintf(why, len, "--root %s: %s", l->root, strerror(errno));
 		close(fd);
@@ -779,9 +718,9 @@ static const char *root_refused(struct lister *l, char *why, size_t len)
 	}
 	close(fd);
 	find_skips(l);
-	if (pseudo || skipped(l, st.st_dev, st.st_ino)) {
+	if (autofs || skipped(l, st.st_dev, st.st_ino)) {
 		snprintf(why, len, "--root %s is a directory list_load never enters (%s)",
-			 l->root, pseudo ? pseudo : "/dev, /proc, /sys or the work directory");
+			 l->root, autofs ? "an autofs mount point" : "contest's work directory");
 		return why;
 	}
 	return NULL;
