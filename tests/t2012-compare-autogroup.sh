@@ -9,7 +9,12 @@
 # second such comparison while one runs is refused.
 # It changes autogroup for the whole machine while it runs: it runs alone.
 # Five rounds of --scale 9: with four of --scale 6, a CI run on a slow VM
-# left Time 5.7 against 4.0 and Loads 33 against 13 unflagged.
+# left Time 5.7 against 4.0 and Loads 33 against 13 unflagged.  Five can
+# still fall short there (Time 5.0 against 3.6, Loads 28 against 12, with
+# noload rounds from 2.7 to 4.1 s): then five more, as a user would add
+# rounds, and the report of all ten is what must flag it.  Without the
+# session of their own both rows are the same configuration, and a flag at
+# either look is a false one (at most about 10% each).
 . "$TOP_SRCDIR/tests/lib.sh"
 
 ag=/proc/sys/kernel/sched_autogroup_enabled
@@ -27,8 +32,15 @@ unheld_cl() {
 trap 'unheld_cl && rm -f $cl; rm -rf "$T_DIR"' EXIT
 mkdir run || exit 99
 
-(cd run && "$CONTEST" compare --vary autogroup=0,1 --load-session -n 5 --quick --scale 9 --lead-time 0.2 \
-	process_load >../cmp.out 2>../cmp.err)
+compare5() {	# compare5 OUT: five rounds of each configuration, tables in OUT.out
+	(cd run && "$CONTEST" compare --vary autogroup=0,1 --load-session -n 5 --quick --scale 9 \
+		--lead-time 0.2 process_load >../$1.out 2>../$1.err)
+}
+flagged() {	# flagged FILE: autogroup=1's process_load Time or Loads has a '*'
+	set -- $(sed -n '/^process_load:$/,/^$/p' "$1" | grep '^autogroup=1 ')
+	echo "$3 $5" | grep -q '\*'
+}
+compare5 cmp
 ok_eq "the comparison exits 0" "$?" 0
 sed 's/^/# /' cmp.out	# the tables, for the log
 ok_eq "autogroup is back to $ag0" "$(cat $ag)" "$ag0"
@@ -41,10 +53,21 @@ ok_eq "autogroup=1's observed 1" \
 	"$(grep '^run ' "$r/autogroup%3D1.results" | grep -c ' observed.autogroup=1 ')" 10
 row=$(sed -n '/^process_load:$/,/^$/p' cmp.out | grep '^autogroup=1 ')
 ok "the process_load table has an autogroup=1 row ($row)" test -n "$row"
-set -- $row
-ok "autogroup=1's process_load is flagged (Time $3, Loads $5)" \
-	sh -c "echo '$3 $5' | grep -q '\\*' || { cat cmp.out; exit 1; }"
-ok "against autogroup=0" grep -q '^\* differs from autogroup=0 ' cmp.out
+tables=cmp.out rounds=5
+if ! flagged cmp.out; then
+	echo "# five rounds left it unflagged: five more, and the report of all ten"
+	compare5 cmp2
+	ok_eq "a second comparison of five rounds exits 0" "$?" 0
+	"$CONTEST" report -d run/contest-results >all.out 2>all.err
+	ok_eq "the report of both exits 0" "$?" 0
+	tables=all.out rounds=10
+fi
+set -- $(sed -n '/^process_load:$/,/^$/p' $tables | grep '^autogroup=1 ')
+flagged_all() {	# of all the rounds run, and if not, the tables for the log
+	grep -q "^autogroup=1 *\\[$rounds\\] " $tables && flagged $tables || { cat $tables; return 1; }
+}
+ok "autogroup=1's process_load is flagged after $rounds rounds (Time $3, Loads $5)" flagged_all
+ok "against autogroup=0" grep -q '^\* differs from autogroup=0 ' $tables
 
 # --- restored after SIGINT and SIGKILL -------------------------------------------
 changed() { [ "$(cat $ag)" != "$ag0" ]; }
