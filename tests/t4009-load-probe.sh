@@ -14,8 +14,13 @@
 command -v pgrep >/dev/null || skip_all "pgrep is not installed"
 W=$T_DIR/w
 
-stat_field() {	# stat_field PID N: field N of /proc/PID/stat (after the name)
-	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f$(($2 - 2))
+stat_fields() {	# stat_fields PID N...: fields N... of /proc/PID/stat, read at once
+	[ -n "$1" ] || return 1
+	_p=$1
+	shift
+	sed 's/.*) //' "/proc/$_p/stat" 2>/dev/null |
+		awk -v f="$*" '{ n = split(f, w, " ")
+			for (i = 1; i <= n; i++) printf "%s%s", $(w[i] - 2), i < n ? " " : "\n" }'
 }
 
 probes_of() {	# probes_of PID: contest PID's probe processes
@@ -31,7 +36,7 @@ three_probes() {	# three_probes PID
 term_when_probing() {
 	wait_until three_probes "$1"
 	probes=$(probes_of "$1" | tr '\n' ' ')
-	pgid=$(stat_field "${probes%% *}" 5)
+	pgid=$(stat_fields "${probes%% *}" 5)
 	kill -TERM "$1"
 	wait "$1"
 	ok_eq "$2, SIGTERM: contest exits 143" "$?" 143
@@ -56,16 +61,20 @@ row() {	# row TASK: the table's row of TASK in out
 "$CONTEST" load spin_load -t 5 --probe --load-nice 10 --load-session --work-dir "$W" \
 	>out 2>err &
 pid=$!
-csid=$(stat_field $pid 6)
+csid=$(stat_fields $pid 6)
 wait_until three_probes $pid
+# The load first, and each process's fields in one read: the load stops when
+# its 5 s are up, before the probe.  A CI run on a busy machine, reading the
+# probes first and a field per read, found the load's nice but not its
+# session: gone between two reads.
+load=$(pgrep -x -P $pid spin_load | head -n 1)
+set -- $(stat_fields "$load" 5 6 19)
+lpgid=${1-} lsid=${2-} load_nice=${3-}
+cpgid=$(stat_fields $pid 5)
 : >procs
 for p in $(probes_of $pid); do
-	echo "$(cat /proc/$p/comm) $(stat_field $p 4) $(stat_field $p 5) $(stat_field $p 6)" \
-		"$(stat_field $p 19) $(stat_field $p 41)" >>procs
+	echo "$(cat /proc/$p/comm) $(stat_fields $p 4 5 6 19 41)" >>procs
 done
-load=$(pgrep -x -P $pid spin_load | head -n 1)
-load_nice=$(stat_field "$load" 19)
-cpgid=$(stat_field $pid 5) lpgid=$(stat_field "$load" 5) lsid=$(stat_field "$load" 6)
 sids=$(awk '{print $4}' procs | sort -u)
 wait $pid
 rc=$?
