@@ -158,7 +158,7 @@ same list_load "ls -lRa DIR"
 # traced against the stand-in bench/fidelity.sh times as its stock side:
 # the original's processes and chunks, each dd reading a whole chunk from
 # its pipe and writing it on.  Here the ring closes through a FIFO (dash
-# has no process substitution) and each dd passes K chunks and ends, so
+# has no process substitution) and each dd passes 500 chunks and ends, so
 # that the ring is a command the loop can run twice; the chunks come from
 # a file, not /dev/zero, as process_load's come from memory.  Neither side
 # syncs, advises, truncates or removes anything; both write 8 KiB at most.
