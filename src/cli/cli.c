@@ -180,7 +180,7 @@ static const struct opt {
 	  "where the workload and scratch live (default ./contest-work)",
 	  SET(STRING, work_dir) },
 	{ OPT_QUICK, "quick", NULL, LOADS,
-	  "shrink the workload and loads: a suite in about a minute",
+	  "shrink the workload and loads: a suite in a few minutes",
 	  SET(FLAG, quick) },
 	{ OPT_OTHER, "other-dir", "DIR", LOADS,
 	  "directory on another disk, for io_other",
