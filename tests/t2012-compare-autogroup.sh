@@ -36,8 +36,11 @@ compare5() {	# compare5 OUT: five rounds of each configuration, tables in OUT.ou
 	(cd run && "$CONTEST" compare --vary autogroup=0,1 --load-session -n 5 --quick --scale 9 \
 		--lead-time 0.2 process_load >../$1.out 2>../$1.err)
 }
+ag1_row() {	# ag1_row FILE: the autogroup=1 row of FILE's process_load table
+	sed -n '/^process_load:$/,/^$/p' "$1" | grep '^autogroup=1 '
+}
 flagged() {	# flagged FILE: autogroup=1's process_load Time or Loads has a '*'
-	set -- $(sed -n '/^process_load:$/,/^$/p' "$1" | grep '^autogroup=1 ')
+	set -- $(ag1_row "$1")
 	echo "$3 $5" | grep -q '\*'
 }
 compare5 cmp
@@ -51,7 +54,7 @@ ok_eq "autogroup=0's runs observed autogroup 0" \
 	"$(grep '^run ' "$r/autogroup%3D0.results" | grep -c ' observed.autogroup=0 ')" 10
 ok_eq "autogroup=1's observed 1" \
 	"$(grep '^run ' "$r/autogroup%3D1.results" | grep -c ' observed.autogroup=1 ')" 10
-row=$(sed -n '/^process_load:$/,/^$/p' cmp.out | grep '^autogroup=1 ')
+row=$(ag1_row cmp.out)
 ok "the process_load table has an autogroup=1 row ($row)" test -n "$row"
 tables=cmp.out rounds=5
 if ! flagged cmp.out; then
@@ -62,7 +65,7 @@ if ! flagged cmp.out; then
 	ok_eq "the report of both exits 0" "$?" 0
 	tables=all.out rounds=10
 fi
-set -- $(sed -n '/^process_load:$/,/^$/p' $tables | grep '^autogroup=1 ')
+set -- $(ag1_row $tables)
 flagged_all() {	# of all the rounds run, and if not, the tables for the log
 	grep -q "^autogroup=1 *\\[$rounds\\] " $tables && flagged $tables || { cat $tables; return 1; }
 }
