@@ -47,12 +47,49 @@ ok "-d DIR: the plan names it from /" grep -q "^    results: $abs/r2/dry.results
 if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
 	(cd d && "$CONTEST" --dry-run --quick -k dry -d /dev/shm/contest-t2004-none noload) >plan-shm 2>&1
 	ok "a results directory on a tmpfs: the plan warns" \
-		grep -q "^warning: the results directory /dev/shm/contest-t2004-none is in memory (tmpfs)" plan-shm
+		grep -q "^warning: the results directory /dev/shm/contest-t2004-none may not survive the reboot into the next kernel: it is in memory (tmpfs)" plan-shm
 	ok "and the dry run made nothing there" test ! -e /dev/shm/contest-t2004-none
 else
 	skip "no tmpfs at /dev/shm: the warning cannot be seen"
 	skip "no tmpfs at /dev/shm: the warning cannot be seen"
 fi
+# results that the next boot or systemd-tmpfiles takes away: the rules of
+# tmpfiles.d(5), here a test root's (the test build reads them under
+# $CONTEST_TEST_ROOT), and /tmp whatever the rules say
+rules=$T_DIR/root/usr/lib/tmpfiles.d
+mkdir -p "$rules" "$T_DIR/root/etc/tmpfiles.d"
+srv=$abs/srv	# the results' parents exist, as -d wants
+mkdir -p "$srv/kept" "$srv/boot" "$srv/aged/x" "$srv/glob-a" "$srv/masked"
+tmp=$(mktemp -d /tmp/contest-t2004.XXXXXX) || exit 99
+cat >"$rules/t.conf" <<EOF
+# a comment, and rules that lose nothing
+d $srv/kept 0755 root root -
+d /var/lib/contest-t2004 0755 root root -
+D $srv/boot 1777 root root -
+d $srv/aged 0755 root root 10d
+R $srv/glob-*
+EOF
+echo "D $srv/masked 1777 root root -" >"$rules/masked.conf"
+ln -s /dev/null "$T_DIR/root/etc/tmpfiles.d/masked.conf"
+plan_warning() {	# plan_warning DIR: the plan's warning for results in DIR
+	(cd d && CONTEST_TEST_ROOT=$T_DIR/root "$CONTEST_HOOKED" --dry-run --quick -k dry \
+		-d "$1" noload) 2>&1 | sed -n 's/^warning: the results directory //p'
+}
+has() { printf '%s' "$1" | grep -qF -- "$2"; }	# has TEXT STRING
+ok_eq "a directory under a D rule: the plan says the next boot empties it, naming the rule" \
+	"$(plan_warning "$srv/boot/res")" "$srv/boot/res may not survive the reboot into the next kernel: the next boot empties it ('D $srv/boot 1777 root root -' in $rules/t.conf); give -d a directory that lasts (/var/lib/contest, your home directory, or /var/tmp where no rule cleans it), or copy the results there (contest merge) before rebooting"
+ok "a directory under a rule with an age: the plan names the age and the rule" \
+	has "$(plan_warning "$srv/aged/x/res")" \
+	"systemd-tmpfiles deletes what has not been used for 10d there ('d $srv/aged 0755 root root 10d' in $rules/t.conf)"
+ok "a directory matched by a glob of an R rule" \
+	has "$(plan_warning "$srv/glob-a/res")" "the next boot empties it ('R $srv/glob-*' in $rules/t.conf)"
+ok_eq "a d rule without an age: no warning" "$(plan_warning "$srv/kept/res")" ""
+ok_eq "a rule masked by /etc/tmpfiles.d/NAME -> /dev/null: no warning" \
+	"$(plan_warning "$srv/masked/res")" ""
+ok "under /tmp: a warning whatever the rules say" \
+	has "$(plan_warning "$tmp/res")" "it is under /tmp, which boots commonly empty"
+ok_eq "the dry runs made nothing there" "$(find "$srv" "$tmp" -name res)" ""
+rm -rf "$tmp"
 ok "an estimate (none yet: no earlier runs)" grep -q "^    estimate: once the warm-up build is timed$" plan
 ok "process_load's shape" grep -q "^    process_load: [0-9]* processes, 2 chunks of 8.0 KiB$" plan
 

@@ -77,7 +77,7 @@ int make_run_dir(struct suite *s);
 void remove_run_dir(struct suite *s);
 
 /* suite-plan.c: the plan printed; what the plan and the summary warn of */
-int results_in_memory(const char *dir, char *buf, size_t len);
+int results_lost_at_boot(const char *dir, char *buf, size_t len);
 void print_swap(const struct suite *s, FILE *f, const char *indent);
 void print_plan(struct suite *s, FILE *f);
 

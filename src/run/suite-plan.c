@@ -16,17 +16,27 @@
 #include "lib/flush.h"
 #include "lib/fsutil.h"
 #include "lib/swap.h"
+#include "lib/tmpfiles.h"
 #include "lib/util.h"
 
-/* A results directory in memory does not survive the reboot into the next
- * kernel: 1 and why in buf, else 0. */
-int results_in_memory(const char *dir, char *buf, size_t len)
+/* A results directory that the next boot empties, or whose files age out,
+ * does not keep this kernel's results for the next: 1 and why in buf,
+ * else 0.  A test build reads the tmpfiles.d rules under
+ * $CONTEST_TEST_ROOT. */
+int results_lost_at_boot(const char *dir, char *buf, size_t len)
 {
-	if (!fs_in_memory(dir))
+	const char *root = NULL;
+	char why[1024];
+
+#ifdef CONTEST_TEST_HOOKS
+	root = getenv("CONTEST_TEST_ROOT");
+#endif
+	if (!dir_lost_at_boot(dir, root, why, sizeof(why)))
 		return 0;
-	snprintf(buf, len, "the results directory %s is in memory (tmpfs): the reboot into "
-		 "the next kernel empties it; give -d a directory on a disk, or copy the "
-		 "results there (contest merge) before rebooting", dir);
+	snprintf(buf, len, "the results directory %s may not survive the reboot into the "
+		 "next kernel: %s; give -d a directory that lasts (/var/lib/contest, your "
+		 "home directory, or /var/tmp where no rule cleans it), or copy the results "
+		 "there (contest merge) before rebooting", dir, why);
 	return 1;
 }
 
@@ -64,7 +74,7 @@ void print_plan(struct suite *s, FILE *f)
 	const char *flush = flush_method();
 	const char *prefix = f == stderr ? "contest: " : "";
 	char *dir = fs_absolute(s->cfg->results), *path = store_path(dir, s->label);
-	char size[32] = "?", why[512];
+	char size[32] = "?", why[2048];
 	uint64_t avail;
 	double left = progress_left();
 
@@ -113,7 +123,7 @@ void print_plan(struct suite *s, FILE *f)
 		fprintf(f, "    results: %s\n"
 			"    next kernel: after the reboot, run contest with -d %s, so that its "
 			"rows join these\n", path, dir);
-	if (results_in_memory(dir, why, sizeof(why)))
+	if (results_lost_at_boot(dir, why, sizeof(why)))
 		fprintf(f, "%swarning: %s\n", prefix, why);
 	if (s->cmp)
 		s->cmp->print_plan(s->cmp->c, s->cfg->runs, f);

@@ -486,7 +486,7 @@ static int compare_rounds(struct suite *s)
 static void print_summary(struct suite *s)
 {
 	struct store st;
-	char why[512];
+	char why[2048];
 	char *one[] = { s->label }, **labels = one;
 	struct report_opts o = { .labels = labels, .nlabels = 1 };
 	size_t n;
@@ -505,7 +505,7 @@ static void print_summary(struct suite *s)
 		store_free(&st);
 	}
 	dir = fs_absolute(s->cfg->results);
-	if (results_in_memory(dir, why, sizeof(why)))
+	if (results_lost_at_boot(dir, why, sizeof(why)))
 		msg("warning: %s", why);
 	if (s->cmp) {
 		info("%zu valid and %zu invalid runs of comparison %s added to %s, one file "
