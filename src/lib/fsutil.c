@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -21,6 +22,9 @@
 
 #include "lib/fsutil.h"
 #include "lib/util.h"
+
+#define TAR_BLOCK 512
+#define TAR_RECORD (20 * TAR_BLOCK)	/* GNU tar's default blocking factor */
 
 int write_all(int fd, const void *buf, size_t len)
 {
@@ -505,6 +509,33 @@ int walk_files(const char *dir, int (*fn)(int fd, void *arg), void *arg)
 		return -1;
 	}
 	return walk_at(fd, st.st_dev, fn, arg);
+}
+
+/* fs_tree_size()'s sums, for its nftw() callback. */
+static uint64_t tree_archive, tree_disk;
+
+static int add_entry(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	(void)path;
+	(void)f;
+	if (type == FTW_NS || type == FTW_DNR)
+		return 0;	/* unreadable: tar would skip it too */
+	tree_archive += TAR_BLOCK;	/* the member's header */
+	if (type == FTW_F && S_ISREG(st->st_mode))
+		tree_archive += ((uint64_t)st->st_size + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
+	tree_disk += (uint64_t)st->st_blocks * 512;
+	return 0;
+}
+
+int fs_tree_size(const char *dir, uint64_t *archive, uint64_t *disk)
+{
+	tree_archive = tree_disk = 0;
+	if (nftw(dir, add_entry, 16, FTW_PHYS | FTW_MOUNT))
+		return -1;
+	/* the end of the archive, two blocks, and the last record filled */
+	*archive = (tree_archive + 2 * TAR_BLOCK + TAR_RECORD - 1) / TAR_RECORD * TAR_RECORD;
+	*disk = tree_disk;
+	return 0;
 }
 
 void log_tail(const char *path, int lines, FILE *f)

@@ -72,6 +72,14 @@ int fs_check_owned(const char *path, char *why, size_t len);
  * cannot be read (an entry removed meanwhile is skipped). */
 int walk_files(const char *dir, int (*fn)(int fd, void *arg), void *arg);
 
+/* What a copy of the tree dir takes, for a check of the free space before
+ * it is made (symlinks not followed, other mounts not entered): *archive,
+ * the bytes of a tar archive of it (a 512-byte header a member, its data
+ * in 512-byte blocks, records of 10 KiB; pax headers not counted), and
+ * *disk, the bytes its files take on their disk (du).  0, or -1 with
+ * errno. */
+int fs_tree_size(const char *dir, uint64_t *archive, uint64_t *disk);
+
 /* The last `lines` lines of the file at path on f, each indented by four
  * spaces; nothing when it cannot be read. */
 void log_tail(const char *path, int lines, FILE *f);

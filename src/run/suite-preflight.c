@@ -299,22 +299,63 @@ void remove_run_dir(struct suite *s)
 		rmdir(s->cfg->work_dir);	/* only if nothing else is in it */
 }
 
-/* Loads that each fit the disk alone must also fit together. */
-static int check_disk_together(struct suite *s)
+/* What one load keeps in the work directory at once, in bytes, with the
+ * words for it appended to list; 0 when nothing (or the tree's share is
+ * not known yet). */
+static uint64_t load_disk(const struct suite *s, const struct load_ctx *c, char *list,
+			  size_t len)
+{
+	unsigned f = c->ops->flags;
+	uint64_t own = 0;
+	size_t n = strlen(list);
+	char a[32], b[32], t[32];
+
+	if (f & LOAD_WORK_DISK)
+		own += c->size;
+	if (f & LOAD_TREE_ARCHIVE)
+		own += s->tree_archive;
+	if ((f & LOAD_TREE_COPY) && s->tree_archive)
+		own += s->tree_disk;
+	if (!own)
+		return 0;
+	format_size(own, a, sizeof(a));
+	format_size(s->tree_archive, t, sizeof(t));
+	format_size(s->tree_disk, b, sizeof(b));
+	if (f & LOAD_TREE_COPY)
+		snprintf(list + n, len - n, "%s%s %s (an archive of the workload's tree, %s, and "
+			 "its extraction, %s)", n ? ", " : "", c->ops->name, a, t, b);
+	else if (f & LOAD_TREE_ARCHIVE)
+		snprintf(list + n, len - n, "%s%s %s (an archive of the workload's tree)",
+			 n ? ", " : "", c->ops->name, a);
+	else
+		snprintf(list + n, len - n, "%s%s %s (its file)", n ? ", " : "", c->ops->name, a);
+	return own;
+}
+
+int check_disk_together(struct suite *s)
 {
 	uint64_t need = 0, avail;
-	char a[32], b[32];
+	char list[1024] = "", a[32], b[32];
+	int tree = 0;
 
 	for (size_t i = 0; i < s->ntypes; i++)
-		if (s->ctx[i] && (s->ctx[i]->ops->flags & LOAD_WORK_DISK))
-			need += s->ctx[i]->size;
+		tree |= s->ctx[i] && (s->ctx[i]->ops->flags & LOAD_TREE_ARCHIVE);
+	/* the tree once it exists: a user's at preflight, the built-in one
+	 * once made (and this called again) */
+	if (tree && !s->tree_archive && s->wl.tree &&
+	    fs_tree_size(s->wl.tree, &s->tree_archive, &s->tree_disk))
+		s->tree_archive = s->tree_disk = 0;
+	for (size_t i = 0; i < s->ntypes; i++)
+		if (s->ctx[i])
+			need += load_disk(s, s->ctx[i], list, sizeof(list));
 	if (!need || fs_free_bytes(s->run_dir, &avail) ||
 	    need + (UINT64_C(1) << 30) <= avail)
 		return 0;
 	format_size(need, a, sizeof(a));
 	format_size(avail, b, sizeof(b));
-	msg("the io loads together need %s in %s (%s free, 1 GiB kept): "
-	    "choose a smaller --io-size", a, s->cfg->work_dir, b);
+	msg("the loads need %s together in %s, which has %s free and keeps 1 GiB free: %s; "
+	    "choose a smaller --io-size, fewer loads or another --work-dir", a,
+	    s->cfg->work_dir, b, list);
 	return -1;
 }
 
