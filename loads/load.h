@@ -53,7 +53,9 @@ enum {
 	LOAD_NEEDS_OTHER = 1 << 1, /* needs -o DIR */
 	LOAD_WORK_DISK = 1 << 2,   /* keeps c->size bytes in the work directory */
 	LOAD_IO_SYNC = 1 << 3,     /* syncs each unit with --io-sync (env->io_sync) */
-	LOAD_SLOW_CHECK = 1 << 4   /* check() walks a tree: contest list runs it on --count */
+	LOAD_SLOW_CHECK = 1 << 4,  /* check() walks a tree: contest list runs it on --count */
+	LOAD_TREE_ARCHIVE = 1 << 5, /* keeps a tar archive of env->tree in its scratch */
+	LOAD_TREE_COPY = 1 << 6    /* and an extraction of it */
 };
 
 /* A load.  Only `run` is required.  Everything but run() happens in the

@@ -65,13 +65,13 @@ else
 		--vary iosched=$sched,no-such-sched
 fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -n "$ag0" ]; then
-	chmod 777 run
+	chown 65534 run	# nobody's: contest refuses a directory another user can write
 	(cd run && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$CONTEST" compare \
 		--vary autogroup=0,1 --scale 2 -n 1 noload >../user.out 2>../user.err)
 	ok_eq "autogroup as another user: exit 1" "$?" 1
 	ok "which says it needs root" grep -q "cannot change $ag: Permission denied (it needs root)" user.err
 	ok "before any work" test ! -e run/contest-results -a ! -e run/contest-work
-	chmod 755 run
+	chown 0 run
 else
 	skip "not root, no setpriv or no autogroup: the refusal to a user cannot be tried"
 fi

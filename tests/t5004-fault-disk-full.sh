@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Disk full: loads that run out of space make their run invalid with "no
 # space left on device", their scratch is removed and the suite goes on;
-# preflight refuses io_load and read_load files that cannot fit before
-# anything runs; a results store that is full or read-only is a clear error
-# and the records already in it are unharmed.
+# preflight refuses io_load and read_load files, and ctar_load's and
+# xtar_load's copies of the tree, that cannot fit before anything runs; a
+# results store that is full or read-only is a clear error and the records
+# already in it are unharmed.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "mounting a size-limited tmpfs needs root"
@@ -66,6 +67,43 @@ for load in io_load read_load; do
 	ok_eq "$load: nothing is left in the scratch file system" "$(ls -A scratch)" ""
 done
 ok "no results were written by the refused runs" test ! -e res/pre.results
+
+# 2b. the tree's copies count too: ctar_load's archive, xtar_load's archive
+# and its extraction.  A tree of 64 MiB on the big disk, and the scratch a
+# tmpfs with 100 MiB beside the 1 GiB always kept free: one archive fits,
+# an archive and an extraction (128 MiB) do not
+mkdir big || exit 99
+for i in 1 2 3 4 5 6 7 8; do
+	head -c 8388608 /dev/zero >"big/f$i" || exit 99
+done
+umount scratch
+mount -t tmpfs -o size=1124m contest-test scratch || exit 99
+big="-w cmd:$top/big --build-cmd true --clean-cmd true"
+sh -c "exec \"\$CONTEST\" $big --dry-run --work-dir scratch/w -d res -k tree ctar_load" \
+	>tree.out 2>tree.err
+ok_eq "ctar_load's archive of 64 MiB fits: its plan (exit status)" "$?" 0
+sh -c "exec \"\$CONTEST\" $big -n 1 --work-dir scratch/w -d res -k tree xtar_load" \
+	>tree.out 2>tree.err
+ok_eq "xtar_load's archive and extraction do not: exit status" "$?" 1
+ok "the message names the sizes: the sum, the free space, the archive and the extraction" \
+	grep -q "the loads need 128.0 MiB together in scratch/w, which has 1.1 GiB free and keeps 1 GiB free: xtar_load 128.0 MiB (an archive of the workload's tree, 64.0 MiB, and its extraction, 64.0 MiB)" tree.err
+ok "xtar_load: nothing was built" sh -c "! grep -q warm-up tree.err"
+sh -c "exec \"\$CONTEST\" $big --dry-run --work-dir scratch/w -d res -k tree ctar_load \
+	io_load" >tree.out 2>tree.err
+ok_eq "ctar_load beside io_load's file: refused (exit status)" "$?" 1
+ok "the message names both" \
+	grep -q "the loads need .*: ctar_load 64.0 MiB (an archive of the workload's tree), io_load .* (its file)" tree.err
+# the built-in tree is made after preflight: counted once it is there
+umount scratch
+mount -t tmpfs -o size=200m contest-test scratch || exit 99
+"$CONTEST" --quick --scale 2 -n 1 --work-dir scratch/w -d res -k bt ctar_load >bt.out 2>bt.err
+ok_eq "the built-in tree's archive on a disk with less than 1 GiB free: exit status" "$?" 1
+ok "the message names its archive" \
+	grep -q "the loads need .* together in scratch/w, which has .* free and keeps 1 GiB free: ctar_load .* (an archive of the workload's tree)" bt.err
+ok "the tree was made, but nothing built" \
+	sh -c "grep -q 'workload: builtin' bt.err && ! grep -q 'warm-up build (untimed)' bt.err"
+ok_eq "nothing is left in the scratch file system" "$(ls -A scratch)" ""
+ok "no results were written by the refused runs" test ! -e res/tree.results -a ! -e res/bt.results
 
 # 3. a full results store: the records in it stay as they were
 mkdir store || exit 99

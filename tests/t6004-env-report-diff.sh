@@ -139,7 +139,9 @@ if [ -w /proc/sys/vm/drop_caches ]; then flush=drop_caches; else flush='fadvise%
 ok "the env record names the flush ($flush)" grep -q "^env .* flush=$flush" res/a.results
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -w /proc/sys/vm/drop_caches ]; then
 	# the same suite as nobody, where drop_caches is not writable
-	chmod 711 "$T_DIR" && mkdir -p shared/proj && chmod -R 777 shared
+	# nobody's own directory (contest refuses one another user can write),
+	# and root's suite beside it in a directory of root's
+	chmod 711 "$T_DIR" && mkdir -p shared/proj && chown -R 65534:65534 shared
 	nobody() { (cd shared && setpriv --reuid 65534 --regid 65534 --clear-groups "$CONTEST" "$@"); }
 	nobody --dry-run -w cmd:proj --build-cmd true --clean-cmd true -n 1 --work-dir wd -d res \
 		-k user noload >plan 2>&1
@@ -148,11 +150,11 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -w /proc/sys/vm/drop
 	nobody -w cmd:proj --build-cmd true --clean-cmd true -n 1 --work-dir wd -d res \
 		-k user noload >/dev/null 2>&1
 	ok_eq "a suite as nobody exits 0" "$?" 0
-	(cd shared && "$CONTEST" -w cmd:proj --build-cmd true --clean-cmd true -n 1 --work-dir wd \
-		-d res -k admin noload >/dev/null 2>&1)
+	"$CONTEST" -w cmd:shared/proj --build-cmd true --clean-cmd true -n 1 --work-dir wd-admin \
+		-d res-admin -k admin noload >/dev/null 2>&1
 	ok_eq "and as root" "$?" 0
 	ok "nobody's env record: fadvise, partial" grep -q "^env .* flush=fadvise%20(partial:" shared/res/user.results
-	"$CONTEST" report -d shared/res admin user >rep 2>err
+	"$CONTEST" report -d shared/res -d res-admin admin user >rep 2>err
 	ok "report: a root and a non-root flush measured differently" sh -c 'grep -qx "flush:" rep &&
 		grep -qx "  admin  drop_caches" rep &&
 		grep -qx "  user   fadvise (partial: the tree and work files only)" rep'

@@ -5,12 +5,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -18,6 +22,9 @@
 
 #include "lib/fsutil.h"
 #include "lib/util.h"
+
+#define TAR_BLOCK 512
+#define TAR_RECORD (20 * TAR_BLOCK)	/* GNU tar's default blocking factor */
 
 int write_all(int fd, const void *buf, size_t len)
 {
@@ -236,14 +243,20 @@ int fs_in_memory(const char *path)
 	return ret == 0 && (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC);
 }
 
-char *fs_absolute(const char *path)
+/* path from /, as given (not resolved); the caller frees it. */
+static char *lexical_absolute(const char *path)
 {
-	char cwd[PATH_MAX], *full, *have, *real, *out;
+	char cwd[PATH_MAX];
 
 	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		full = xstrdup(path);
-	else
-		full = xasprintf("%s/%s", cwd, path);
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
+}
+
+char *fs_absolute(const char *path)
+{
+	char *full = lexical_absolute(path), *have, *real, *out;
+
 	/* the part that exists resolved (.., symlinks), the rest as given */
 	have = existing_parent(full);
 	real = realpath(have, NULL);
@@ -253,6 +266,91 @@ char *fs_absolute(const char *path)
 	free(have);
 	free(full);
 	return out;
+}
+
+/* 0 when no user but root and this process's can change what the
+ * directory or symlink p (st: its stat) holds or points to; else -1 with
+ * why.  The owner can always chmod; a sticky directory lets others add
+ * entries but not remove or rename theirs. */
+static int others_can_change(const char *p, const struct stat *st, char *why, size_t len)
+{
+	struct passwd *pw;
+	struct group *gr;
+
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		pw = getpwuid(st->st_uid);
+		return whyf(why, len, "%s%s belongs to %s (uid %u)", p,
+			    S_ISLNK(st->st_mode) ? ", a symlink," : "", pw ? pw->pw_name : "?",
+			    (unsigned)st->st_uid);
+	}
+	if (!S_ISDIR(st->st_mode) || (st->st_mode & S_ISVTX))
+		return 0;
+	if (st->st_mode & S_IWOTH)
+		return whyf(why, len, "%s is writable by every user and not sticky (mode %o)", p,
+			    (unsigned)(st->st_mode & 07777));
+	if ((st->st_mode & S_IWGRP) && st->st_gid != 0 && st->st_gid != getegid()) {
+		gr = getgrgid(st->st_gid);
+		return whyf(why, len, "%s is writable by the group %s (gid %u) and not sticky", p,
+			    gr ? gr->gr_name : "?", (unsigned)st->st_gid);
+	}
+	return 0;
+}
+
+/* others_can_change() for q, and for a symlink both the link and what it
+ * names.  1 when q does not exist (nor then what is below it). */
+static int check_entry(const char *q, char *why, size_t len)
+{
+	struct stat st;
+
+	if (lstat(q, &st))
+		return errno == ENOENT ? 1 : whyf(why, len, "cannot look at %s: %s", q,
+						  strerror(errno));
+	if (S_ISLNK(st.st_mode)) {
+		if (others_can_change(q, &st, why, len))
+			return -1;
+		if (stat(q, &st))
+			return errno == ENOENT ? 1 : whyf(why, len, "cannot look at %s: %s", q,
+							  strerror(errno));
+	}
+	return others_can_change(q, &st, why, len);
+}
+
+/* check_entry() for "/" and each prefix of the absolute path p, down to
+ * the first that does not exist: 0, or -1 with why. */
+static int check_prefixes(const char *p, char *why, size_t len)
+{
+	size_t n = strlen(p);
+	char *q = xstrdup(p);
+	int ret = check_entry("/", why, len);
+
+	for (size_t i = 1; i <= n && ret == 0; i++) {
+		if ((i < n && p[i] != '/') || p[i - 1] == '/')
+			continue;	/* inside a name, or an empty one */
+		q[i] = '\0';
+		ret = check_entry(q, why, len);
+		q[i] = p[i];
+	}
+	free(q);
+	return ret < 0 ? -1 : 0;
+}
+
+int fs_check_owned(const char *path, char *why, size_t len)
+{
+	char *full = lexical_absolute(path), *have, *real;
+	int ret;
+
+	/* the path as given (its symlinks, where they live), then as resolved */
+	ret = check_prefixes(full, why, len);
+	if (ret == 0) {
+		have = existing_parent(full);
+		real = realpath(have, NULL);
+		if (real)
+			ret = check_prefixes(real, why, len);
+		free(real);
+		free(have);
+	}
+	free(full);
+	return ret;
 }
 
 /* Empty the directory open as dfd (which this call closes). */
@@ -306,19 +404,50 @@ static int empty_dir(int dfd, dev_t dev)
 	return ret;
 }
 
-int remove_tree(const char *path)
+int remove_tree_at(int dfd, const char *name)
 {
 	struct stat st;
 	int fd;
 
-	if (lstat(path, &st))
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		return unlinkat(dfd, name, 0);
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || empty_dir(fd, st.st_dev))
 		return -1;
-	return rmdir(path);
+	return unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+int remove_tree(const char *path)
+{
+	return remove_tree_at(AT_FDCWD, path);
+}
+
+int mkdtemp_at(int dfd, char *name)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t n = strlen(name);
+	char *x = name + n - 6;
+
+	if (n < 6 || strcmp(x, "XXXXXX")) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return -1;
+		for (size_t i = 0; i < sizeof(r); i++)
+			x[i] = set[r[i] % (sizeof(set) - 1)];
+		if (mkdirat(dfd, name, 0700) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 static int walk_at(int dfd, dev_t dev, int (*fn)(int fd, void *arg), void *arg)
@@ -380,6 +509,33 @@ int walk_files(const char *dir, int (*fn)(int fd, void *arg), void *arg)
 		return -1;
 	}
 	return walk_at(fd, st.st_dev, fn, arg);
+}
+
+/* fs_tree_size()'s sums, for its nftw() callback. */
+static uint64_t tree_archive, tree_disk;
+
+static int add_entry(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	(void)path;
+	(void)f;
+	if (type == FTW_NS || type == FTW_DNR)
+		return 0;	/* unreadable: tar would skip it too */
+	tree_archive += TAR_BLOCK;	/* the member's header */
+	if (type == FTW_F && S_ISREG(st->st_mode))
+		tree_archive += ((uint64_t)st->st_size + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
+	tree_disk += (uint64_t)st->st_blocks * 512;
+	return 0;
+}
+
+int fs_tree_size(const char *dir, uint64_t *archive, uint64_t *disk)
+{
+	tree_archive = tree_disk = 0;
+	if (nftw(dir, add_entry, 16, FTW_PHYS | FTW_MOUNT))
+		return -1;
+	/* the end of the archive, two blocks, and the last record filled */
+	*archive = (tree_archive + 2 * TAR_BLOCK + TAR_RECORD - 1) / TAR_RECORD * TAR_RECORD;
+	*disk = tree_disk;
+	return 0;
 }
 
 void log_tail(const char *path, int lines, FILE *f)

@@ -47,12 +47,38 @@ char *fs_absolute(const char *path);
  * are opened relative to their parent with O_NOFOLLOW, and other mounts are
  * not entered.  Missing path is success.  -1 with errno on failure. */
 int remove_tree(const char *path);
+/* The same for the entry name of the directory open as dfd (AT_FDCWD: the
+ * working directory), name itself never followed either. */
+int remove_tree_at(int dfd, const char *name);
+/* mkdtemp(3) under the directory open as dfd: name ends in XXXXXX, which
+ * becomes six random letters and digits of a new directory of mode 0700.
+ * 0, or -1 with errno. */
+int mkdtemp_at(int dfd, char *name);
+
+/* Whether only root and this process's user can change what path names:
+ * 0 when "/" and every directory on the way to path (path itself included,
+ * as far as it exists) belongs to one of them and no other user can write
+ * it (but for a sticky one, as /tmp, where others can only add entries),
+ * and every symlink on the way belongs to one of them too; the path as
+ * given and as resolved are both checked.  Otherwise -1 with why, naming
+ * the directory and the reason ("/tmp/x is writable by every user and not
+ * sticky (mode 777)").  What contest writes as root below such a path
+ * cannot be steered elsewhere by another user. */
+int fs_check_owned(const char *path, char *why, size_t len);
 
 /* Call fn for every regular file below dir with an fd open for reading;
  * symlinks are not followed and other mounts are not entered.  Returns the
  * first nonzero fn result, or -1 with errno when dir or anything below it
  * cannot be read (an entry removed meanwhile is skipped). */
 int walk_files(const char *dir, int (*fn)(int fd, void *arg), void *arg);
+
+/* What a copy of the tree dir takes, for a check of the free space before
+ * it is made (symlinks not followed, other mounts not entered): *archive,
+ * the bytes of a tar archive of it (a 512-byte header a member, its data
+ * in 512-byte blocks, records of 10 KiB; pax headers not counted), and
+ * *disk, the bytes its files take on their disk (du).  0, or -1 with
+ * errno. */
+int fs_tree_size(const char *dir, uint64_t *archive, uint64_t *disk);
 
 /* The last `lines` lines of the file at path on f, each indented by four
  * spaces; nothing when it cannot be read. */

@@ -29,7 +29,11 @@
  * that exists.  A marker file in the suite's scratch directory names it
  * (with the boot and the disk's sequence number), so that when contest is
  * killed with SIGKILL, the next contest's sweep of dead scratch removes it;
- * that sweep leaves alone a device that is not the one the marker names. */
+ * that sweep leaves alone a device that is not the one the marker names,
+ * and trusts only a marker no other user can have written or placed (root's,
+ * mode 0600, in root's run directory of mode 0700): the boot and sequence
+ * number it holds are world-readable, and a forged one would name the
+ * system's own zram swap. */
 #include "config.h"
 
 #include <errno.h>
@@ -518,31 +522,60 @@ static void signature_uuid(const char *path, char *hex, size_t len)
 	free(page);
 }
 
-int swap_sweep(const char *dir, int pid)
+/* The marker in the directory open as dfd, read into line (len bytes),
+ * when contest wrote it: a regular file of root's, mode 0600, one link, in
+ * a directory of root's that no other user can enter (contest's run
+ * directory, mode 0700), so that no other user can have written or placed
+ * it.  1 when there is none; -1 after saying why it is ignored. */
+static int read_marker(int dfd, const char *dir, int pid, char *line, size_t len)
 {
-	char *marker = xasprintf("%s/" MARKER_NAME, dir), line[256], why[256];
+	struct stat ds, ms;
+	ssize_t n = -1;
+	int fd = openat(dfd, MARKER_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT)
+		return 1;	/* no device made, or none left */
+	if (fd >= 0 && fstat(dfd, &ds) == 0 && fstat(fd, &ms) == 0 && S_ISREG(ms.st_mode) &&
+	    ds.st_uid == 0 && ms.st_uid == 0 && !(ds.st_mode & 077) && !(ms.st_mode & 077) &&
+	    ms.st_nlink == 1)
+		n = pread(fd, line, len - 1, 0);
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		msg("%s/" MARKER_NAME ", left by pid %d, is not a marker contest wrote (root's, "
+		    "mode 600, in a directory of root's of mode 700): ignored, no zram device "
+		    "removed", dir, pid);
+		return -1;
+	}
+	line[n] = '\0';
+	return 0;
+}
+
+int swap_sweep(int dfd, const char *dir, int pid)
+{
+	char line[256], why[256];
 	char boot[64], seq[32], uuid[40], hex[40], path[64];
 	struct identity now;
 	int mpid, id, ret = 0;
 	sigset_t old;
 
-	if (read_small(marker, line, sizeof(line)))
-		goto out;	/* no device made, or none left */
+	if (read_marker(dfd, dir, pid, line, sizeof(line)))
+		return 0;
 	if (sscanf(line, "%d %63s %d %31s %39s", &mpid, boot, &id, seq, uuid) != 5 || id < 0) {
-		msg("%s, left by contest pid %d, is damaged: a zram device it made may be "
-		    "left (see swapon --show)", marker, pid);
-		goto out;
+		msg("%s/" MARKER_NAME ", left by contest pid %d, is damaged: a zram device it "
+		    "made may be left (see swapon --show)", dir, pid);
+		return 0;
 	}
 	memset(&now, 0, sizeof(now));
 	identity_of(id, &now);
 	snprintf(path, sizeof(path), "/sys/block/zram%d", id);
 	if (strcmp(boot, now.boot) || access(path, F_OK))
-		goto out;	/* gone with the boot it was made in, or removed */
+		return 0;	/* gone with the boot it was made in, or removed */
 	dev_path(id, path, sizeof(path));
 	signature_uuid(path, hex, sizeof(hex));
 	if (!(strcmp(seq, "-") && !strcmp(seq, now.seq)) && strcmp(hex, uuid)) {
 		info("zram%d is not the device contest pid %d made: left alone", id, pid);
-		goto out;
+		return 0;
 	}
 	block_stops(&old);
 	ret = remove_device(id, 1, why, sizeof(why));
@@ -553,7 +586,5 @@ int swap_sweep(const char *dir, int pid)
 	else
 		info("removed the zram swap device zram%d, left by contest pid %d, which is gone",
 		     id, pid);
-out:
-	free(marker);
 	return ret;
 }

@@ -59,10 +59,14 @@ int swap_zram_make(struct zram *z, const char *dir, char *why, size_t len);
  * blocked (swapoff gives up on a signal).  Nothing to do: 0.  -1 with
  * why, the marker then kept for the next contest's sweep. */
 int swap_zram_remove(struct zram *z, char *why, size_t len);
-/* dir is the scratch of contest pid, which is gone: remove the zram
- * device its marker names, if the device is still the one it made (the
- * same boot and disk sequence number).  0 when nothing is left (said on
- * stderr), -1 when a device is left (said why). */
-int swap_sweep(const char *dir, int pid);
+/* The directory open as dfd (dir in messages) is the scratch of contest
+ * pid, which is gone: remove the zram device its marker names, if the
+ * device is still the one it made (the same boot and disk sequence number)
+ * and the marker is one contest wrote: root's, mode 0600, in a directory of
+ * root's that no other user can enter; any other is ignored (said), since
+ * another user could have written it to name the system's own zram swap.
+ * 0 when nothing is left (said on stderr), -1 when a device is left (said
+ * why). */
+int swap_sweep(int dfd, const char *dir, int pid);
 
 #endif

@@ -38,6 +38,8 @@ struct suite {
 	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
 	struct zram zram;       /* --swap zram: the device made for the suite */
 	int made_work_dir;
+	uint64_t tree_archive;  /* the workload's tree: a tar archive of it, once measured */
+	uint64_t tree_disk;     /* and what it takes on disk (check_disk_together()) */
 	int added_noload;       /* noload added for the Ratio (1, 2): the plan says why */
 	int one_noload;         /* the label's last suite had one noload: the plan says so */
 	int work_lock, results_lock; /* fds of the held locks, or -1 */
@@ -71,6 +73,9 @@ void add_own_noload(struct suite *s);
 int check_sync_mix(const struct suite *s, const struct store *st);
 int plan_swap(struct suite *s);
 int preflight_loads(struct suite *s);
+/* the loads' files, archives and extractions against the free space: in
+ * preflight_loads(), and again once the built-in tree is made */
+int check_disk_together(struct suite *s);
 int claim_dirs(struct suite *s);
 int make_run_dir(struct suite *s);
 /* the run directory removed (but a zram device's marker), the locks let go */

@@ -9,6 +9,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdint.h>
@@ -130,12 +132,30 @@ int pick_label(struct suite *s)
 	return 0;
 }
 
+/* contest runs as root, and writes, truncates and removes below its
+ * directories by name: refuse one that another user could steer, by
+ * swapping what contest makes there (or a directory on the way) for a
+ * symlink to a file elsewhere (fs_check_owned()).  0, or -1 said. */
+static int check_owned(const char *dir, const char *what)
+{
+	char why[PATH_MAX + 128];
+
+	if (fs_check_owned(dir, why, sizeof(why)) == 0)
+		return 0;
+	msg("refusing the %s %s: %s, so another user could swap what contest makes there "
+	    "for a symlink and have it write or remove files elsewhere: use a directory "
+	    "that only %s can change", what, dir, why, geteuid() ? "you and root" : "root");
+	return -1;
+}
+
 /* The results directory must take records before an hour of work.  With
  * create 0 (--dry-run) a missing one is only checked for: can it be made? */
 static int check_results_dir(const char *dir, int create)
 {
 	struct stat st;
 
+	if (check_owned(dir, "results directory"))
+		return -1;
 	if (!create && stat(dir, &st) && errno == ENOENT) {
 		char *copy = xstrdup(dir);
 		int bad = access(dirname(copy), W_OK | X_OK);
@@ -149,6 +169,9 @@ static int check_results_dir(const char *dir, int create)
 		msg("cannot create results directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
+	/* made, or made meanwhile in a sticky parent by someone else */
+	if (create && check_owned(dir, "results directory"))
+		return -1;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		msg("results directory %s is not a directory", dir);
 		return -1;
@@ -160,60 +183,108 @@ static int check_results_dir(const char *dir, int create)
 	return 0;
 }
 
-/* Remove the scratch of contests that died without cleaning up (SIGKILL, a
- * crash, a power cut): run-PID-XXXXXX whose PID is gone.  We hold the work
- * directory's lock, so no live contest is using any of it. */
-static void sweep_dead_scratch(const char *wd)
+/* Why the entry st of the work directory, named run-PID-XXXXXX, is not
+ * scratch this user's contest made (a directory of its own), or NULL. */
+static const char *not_scratch(const struct stat *st)
 {
-	DIR *d = opendir(wd);
+	if (S_ISLNK(st->st_mode))
+		return "a symlink";
+	if (!S_ISDIR(st->st_mode))
+		return "not a directory";
+	if (st->st_uid != geteuid())
+		return "another user's";
+	return NULL;
+}
+
+/* Remove the scratch of contests that died without cleaning up (SIGKILL, a
+ * crash, a power cut): run-PID-XXXXXX whose PID is gone, in the work
+ * directory open as wfd (wd in messages), reached through it and never
+ * through a symlink; what is not a directory of this user's is left alone.
+ * We hold the work directory's lock, so no live contest is using any of
+ * it. */
+static void sweep_dead_scratch(int wfd, const char *wd)
+{
+	int fd = dup(wfd);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *de;
 
-	if (!d)
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((de = readdir(d))) {
-		int pid = 0, end = 0;
+		int pid = 0, end = 0, rfd;
+		const char *name = de->d_name, *bad;
+		struct stat st;
 		char *path;
 
-		if (sscanf(de->d_name, "run-%d-%n", &pid, &end) != 1 || !end || pid <= 0 ||
-		    strlen(de->d_name + end) != 6 || pid == getpid())
+		if (sscanf(name, "run-%d-%n", &pid, &end) != 1 || !end || pid <= 0 ||
+		    strlen(name + end) != 6 || pid == getpid())
 			continue;
 		if (kill(pid, 0) == 0 || errno != ESRCH)
 			continue;	/* alive (or not ours to judge) */
-		path = xasprintf("%s/%s", wd, de->d_name);
-		if (swap_sweep(path, pid))
+		if (fstatat(wfd, name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		path = xasprintf("%s/%s", wd, name);
+		rfd = (bad = not_scratch(&st)) ? -1 :
+		      openat(wfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (bad)
+			info("left %s alone: %s, not scratch of a contest of yours", path, bad);
+		else if (rfd < 0)
+			msg("cannot open %s, left by contest pid %d: %s", path, pid, strerror(errno));
+		else if (swap_sweep(rfd, path, pid))
 			;	/* a device is left, and its marker with it */
-		else if (remove_tree(path))
+		else if (remove_tree_at(wfd, name))
 			msg("cannot remove %s, left by contest pid %d: %s", path, pid,
 			    strerror(errno));
 		else
 			info("removed %s, left by contest pid %d, which is gone", path, pid);
+		if (rfd >= 0)
+			close(rfd);
 		free(path);
 	}
 	closedir(d);
 }
 
+/* The work directory checked (and made), locked and swept, and the run's
+ * scratch made in it, through a descriptor of it: 0, or -1 said. */
 int make_run_dir(struct suite *s)
 {
 	const char *wd = s->cfg->work_dir;
+	char *name;
+	int wfd;
 
+	if (check_owned(wd, "work directory"))
+		return -1;
 	if (mkdir(wd, 0700) == 0)
 		s->made_work_dir = 1;
 	else if (errno != EEXIST) {
 		msg("cannot create work directory %s: %s", wd, strerror(errno));
 		return -1;
 	}
-	s->work_lock = lock_dir(wd, "work directory");
-	if (s->work_lock < 0)
+	/* made, or made meanwhile in a sticky parent by someone else */
+	if (check_owned(wd, "work directory"))
 		return -1;
-	sweep_dead_scratch(wd);
-	s->run_dir = xasprintf("%s/run-%d-XXXXXX", wd, (int)getpid());
-	if (!mkdtemp(s->run_dir)) {
-		msg("cannot create a directory in %s: %s", wd, strerror(errno));
-		free(s->run_dir);
-		s->run_dir = NULL;
+	wfd = open(wd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (wfd < 0) {
+		msg("cannot open work directory %s: %s", wd, strerror(errno));
 		return -1;
 	}
-	return 0;
+	s->work_lock = lock_dir(wd, "work directory");
+	if (s->work_lock < 0) {
+		close(wfd);
+		return -1;
+	}
+	sweep_dead_scratch(wfd, wd);
+	name = xasprintf("run-%d-XXXXXX", (int)getpid());
+	if (mkdtemp_at(wfd, name))
+		msg("cannot create a directory in %s: %s", wd, strerror(errno));
+	else
+		s->run_dir = xasprintf("%s/%s", wd, name);
+	free(name);
+	close(wfd);
+	return s->run_dir ? 0 : -1;
 }
 
 void remove_run_dir(struct suite *s)
@@ -228,22 +299,63 @@ void remove_run_dir(struct suite *s)
 		rmdir(s->cfg->work_dir);	/* only if nothing else is in it */
 }
 
-/* Loads that each fit the disk alone must also fit together. */
-static int check_disk_together(struct suite *s)
+/* What one load keeps in the work directory at once, in bytes, with the
+ * words for it appended to list; 0 when nothing (or the tree's share is
+ * not known yet). */
+static uint64_t load_disk(const struct suite *s, const struct load_ctx *c, char *list,
+			  size_t len)
+{
+	unsigned f = c->ops->flags;
+	uint64_t own = 0;
+	size_t n = strlen(list);
+	char a[32], b[32], t[32];
+
+	if (f & LOAD_WORK_DISK)
+		own += c->size;
+	if (f & LOAD_TREE_ARCHIVE)
+		own += s->tree_archive;
+	if ((f & LOAD_TREE_COPY) && s->tree_archive)
+		own += s->tree_disk;
+	if (!own)
+		return 0;
+	format_size(own, a, sizeof(a));
+	format_size(s->tree_archive, t, sizeof(t));
+	format_size(s->tree_disk, b, sizeof(b));
+	if (f & LOAD_TREE_COPY)
+		snprintf(list + n, len - n, "%s%s %s (an archive of the workload's tree, %s, and "
+			 "its extraction, %s)", n ? ", " : "", c->ops->name, a, t, b);
+	else if (f & LOAD_TREE_ARCHIVE)
+		snprintf(list + n, len - n, "%s%s %s (an archive of the workload's tree)",
+			 n ? ", " : "", c->ops->name, a);
+	else
+		snprintf(list + n, len - n, "%s%s %s (its file)", n ? ", " : "", c->ops->name, a);
+	return own;
+}
+
+int check_disk_together(struct suite *s)
 {
 	uint64_t need = 0, avail;
-	char a[32], b[32];
+	char list[1024] = "", a[32], b[32];
+	int tree = 0;
 
 	for (size_t i = 0; i < s->ntypes; i++)
-		if (s->ctx[i] && (s->ctx[i]->ops->flags & LOAD_WORK_DISK))
-			need += s->ctx[i]->size;
+		tree |= s->ctx[i] && (s->ctx[i]->ops->flags & LOAD_TREE_ARCHIVE);
+	/* the tree once it exists: a user's at preflight, the built-in one
+	 * once made (and this called again) */
+	if (tree && !s->tree_archive && s->wl.tree &&
+	    fs_tree_size(s->wl.tree, &s->tree_archive, &s->tree_disk))
+		s->tree_archive = s->tree_disk = 0;
+	for (size_t i = 0; i < s->ntypes; i++)
+		if (s->ctx[i])
+			need += load_disk(s, s->ctx[i], list, sizeof(list));
 	if (!need || fs_free_bytes(s->run_dir, &avail) ||
 	    need + (UINT64_C(1) << 30) <= avail)
 		return 0;
 	format_size(need, a, sizeof(a));
 	format_size(avail, b, sizeof(b));
-	msg("the io loads together need %s in %s (%s free, 1 GiB kept): "
-	    "choose a smaller --io-size", a, s->cfg->work_dir, b);
+	msg("the loads need %s together in %s, which has %s free and keeps 1 GiB free: %s; "
+	    "choose a smaller --io-size, fewer loads or another --work-dir", a,
+	    s->cfg->work_dir, b, list);
 	return -1;
 }
 
@@ -322,6 +434,8 @@ int claim_dirs(struct suite *s)
 	if (check_results_dir(s->cfg->results, !s->cfg->dry_run))
 		return -1;
 	if (s->cfg->dry_run) {
+		if (check_owned(s->cfg->work_dir, "work directory"))
+			return -1;
 		/* named, never made */
 		s->run_dir = xasprintf("%s/run-%d-XXXXXX", s->cfg->work_dir, (int)getpid());
 		return 0;

@@ -581,6 +581,8 @@ static int setup_suite(struct suite *s)
 		msg("cannot create the workload: %s", why);
 		return -1;
 	}
+	if (check_disk_together(s))	/* the built-in tree exists only now */
+		return -1;
 	progress_phase("preparing the loads", NULL, 0);
 	if (proc_interrupted() || prepare_loads(s) || proc_interrupted())
 		return -1;
