@@ -19,7 +19,8 @@ struct tar_hooks {
 	void *arg;
 };
 
-/* Write an archive of the contents of directory `src` to `fd`: member
+/* Write an archive of the contents of directory `src` to `fd`, each
+ * directory in the order readdir() returns it (GNU tar's --sort=none): member
  * names relative to src, regular files, directories, symlinks (not
  * followed), modes, mtimes, uid/gid and names; ustar headers, with pax
  * extended headers where a name, link target or size does not fit.
