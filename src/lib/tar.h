@@ -32,8 +32,11 @@ int tar_write(const char *src, int fd, const struct tar_hooks *hooks,
 /* Extract the archive read from `fd` into the existing directory `dest`.
  * Understands what tar_write writes and what GNU tar writes by default
  * (ustar, pax, GNU long names).  Never writes outside dest: absolute names
- * and names with ".." are refused, and symlinks are not followed.  Same
- * returns as tar_write. */
+ * and names with ".." are refused, and symlinks are not followed.  Run as
+ * root it restores each member's owner and group as GNU tar does (its
+ * --same-owner, the default for root): fchown() of a file and a directory,
+ * fchownat() of a symlink, by name where the name is known here, else by
+ * number.  Same returns as tar_write. */
 int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
 		char *why, size_t len);
 
