@@ -67,7 +67,7 @@
 
 #define OUT_SIZE (64 * 1024)    /* the output buffer */
 #define LINE_ROOM (16 * 1024)   /* room kept free for one line */
-#define WRITE_SIZE 4096         /* bytes per write(): ls's stdio buffer on /dev/null */
+#define WRITE_SIZE 4096         /* bytes per write(): ls 9.1's stdio buffer, /dev/null */
 #define NAME_SLOTS 256          /* cached owner or group names */
 #define NAME_MAX_LEN 64         /* longer names are cut */
 #define SIX_MONTHS (31556952 / 2)
