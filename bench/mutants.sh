@@ -3,7 +3,9 @@
 # mutants.sh - can the tests see a real bug?  Each mutation below plants one
 # deliberate bug (a stop signal ignored, LCPU% with the load's teardown, a torn
 # record, no lock, a wrong Ratio divisor, Welch's t with the wrong sign, a
-# load doing no work, a probe window that never opens, ...) in a copy of the
+# load doing no work, a probe window that never opens, a load that strays
+# from its command: io_load with O_DIRECT, a ctar sorting names, a
+# list_load without lgetxattr, an xtar without fchown, ...) in a copy of the
 # tree, builds it, and runs the tests that should catch it (not the whole
 # suite).  A mutation is "killed" when one of its tests fails, "survived"
 # when all pass: a survivor is a hole in the tests.
@@ -38,7 +40,11 @@ probe-window	src/run/probe.c	tests/unit-probe tests/t4009-load-probe.sh	atomic_s
 mem-floor-ignored	loads/mem.c	tests/t5005-fault-memory.sh	return *left < floor ? 2 : 0;	return 0;
 mem-host-sized	src/run/suite.c	tests/t4006-load-mem.sh	e->mem_available = mem_available_bytes();	e->mem_available = meminfo_bytes("MemAvailable");
 chmod-follows	src/lib/fsutil.c	tests/unit-fsutil	st.st_mode | S_IRWXU, AT_SYMLINK_NOFOLLOW);	st.st_mode | S_IRWXU, 0);
-walk-crosses-mounts	src/lib/fsutil.c	tests/unit-fsutil	if (st.st_dev != dev || !(S_ISDIR	if (st.st_dev == 0 || !(S_ISDIR'
+walk-crosses-mounts	src/lib/fsutil.c	tests/unit-fsutil	if (st.st_dev != dev || !(S_ISDIR	if (st.st_dev == 0 || !(S_ISDIR
+io-odirect	loads/io.c	tests/t4010-load-syscalls.sh	O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);	O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_DIRECT, 0600);
+ctar-sorted	src/lib/tar-write.c	tests/t4010-load-syscalls.sh	*count = n;	*count = n; for (size_t a = 1; a < n; a++) for (size_t b = a; b && strcmp((*names)[b - 1], (*names)[b]) > 0; b--) { char *s = (*names)[b]; (*names)[b] = (*names)[b - 1]; (*names)[b - 1] = s; }
+list-no-lgetxattr	loads/list.c	tests/t4010-load-syscalls.sh	context = ask_xattr(0, p,	context = 0 && ask_xattr(0, p,
+xtar-no-fchown	src/lib/tar-extract.c	tests/t4010-load-syscalls.sh tests/t4001-tar-gnu.sh	x.same_owner = geteuid() == 0;	x.same_owner = 0;'
 
 keep=
 [ "${1:-}" = -k ] && { keep=yes; shift; }

@@ -8,12 +8,20 @@
  * group, size or device numbers, mtime, name, "-> target" for a symlink)
  * to /dev/null in 4 KiB write()s, as ls's stdio does; then its subdirectories are listed,
  * depth first, in name order.  Like GNU ls -l, every entry is also asked for
- * its SELinux label and (not symlinks) its POSIX ACLs, the '.' or '+' after
- * the mode.  Owner and group names are cached per id, as ls does.
+ * its SELinux label (lgetxattr) and (not symlinks) its POSIX ACLs (getxattr),
+ * the '.' or '+' after the mode; as ls, a file system that answers that it
+ * does not support one of the two is not asked it again until an entry of
+ * another device comes (/proc, /sys: one call, not one per entry).  Owner
+ * and group names are cached per id, as ls does.
  *
  * Directories are opened relative to their parent (openat, fdopendir; one
  * descriptor per level of depth), so no path length limit applies to the
  * walk itself.  Symlinks are never followed (only --root itself may be one).
+ * A directory that is one of those being listed (a bind mount of an
+ * ancestor makes a cycle) is listed in its parent but not entered, as ls -R
+ * does ("not listing already-listed directory"): without this guard such a
+ * mount would make every listing, and the count before it, walk the cycle
+ * down to the open file limit.
  * /proc, /sys, /dev and the other pseudo file systems are entered like any
  * directory, as ls -lRa / enters them.  Two kinds of directory are listed in
  * their parent but not entered: an autofs mount point (entering it would
@@ -59,7 +67,7 @@
 
 #define OUT_SIZE (64 * 1024)    /* the output buffer */
 #define LINE_ROOM (16 * 1024)   /* room kept free for one line */
-#define WRITE_SIZE 4096         /* bytes per write(): ls's stdio buffer on /dev/null */
+#define WRITE_SIZE 4096         /* bytes per write(): ls 9.1's stdio buffer, /dev/null */
 #define NAME_SLOTS 256          /* cached owner or group names */
 #define NAME_MAX_LEN 64         /* longer names are cut */
 #define SIX_MONTHS (31556952 / 2)
@@ -101,6 +109,7 @@ struct entry {
 struct frame {
 	DIR *dir;
 	dev_t dev;
+	ino_t ino;
 	size_t prev_len;        /* lister.path_len before this level */
 	char *subdirs;
 	size_t subdirs_len, subdirs_cap, next;
@@ -120,6 +129,10 @@ struct lister {
 	size_t full_cap;
 	struct ident work;        /* the work directory, if it exists */
 	int has_work;
+	/* the last device that answered "not supported" to the label or the
+	 * ACL calls, as ls 9.1's getfilecon_cache() and file_has_acl_cache() */
+	dev_t no_label_dev, no_acl_dev;
+	int no_label, no_acl;
 	struct name_cache users, groups;
 	char *nss;              /* getpwuid_r/getgrgid_r buffer */
 	size_t nss_len;
@@ -430,8 +443,34 @@ static void mode_string(mode_t m, char mark, char *s)
 	s[11] = '\0';
 }
 
+/* Whether a failed xattr call means the file system has no such thing (as
+ * ls's errno_unsupported()); the device is then not asked again. */
+static int unsupported(int err)
+{
+	return err == EINVAL || err == ENOSYS || err == ENOTSUP || err == EOPNOTSUPP;
+}
+
+/* One of the calls of xattr_mark(), skipped on the device last found not to
+ * support it (*dev, valid when *known): its value, or -1. */
+static ssize_t ask_xattr(int follow, const char *p, const char *key, void *buf, size_t len,
+			 dev_t dev, dev_t *no_dev, int *known)
+{
+	ssize_t n;
+
+	if (*known && *no_dev == dev)
+		return -1;
+	n = follow ? getxattr(p, key, buf, len) : lgetxattr(p, key, buf, len);
+	if (n < 0 && unsupported(errno)) {
+		*no_dev = dev;
+		*known = 1;
+	}
+	return n;
+}
+
 /* What GNU ls -l asks of every entry: '+' for an ACL, '.' for a security
- * context, nothing otherwise.  Paths longer than PATH_MAX go without. */
+ * context, nothing otherwise; the calls of coreutils 9.1's ls (lgetxattr of
+ * the label, getxattr of the ACLs, a symlink's ACLs not asked).  Paths longer
+ * than PATH_MAX go without. */
 static char xattr_mark(struct lister *l, const struct entry *e)
 {
 	const char *p = entry_path(l, e->name);
@@ -440,11 +479,14 @@ static char xattr_mark(struct lister *l, const struct entry *e)
 
 	if (!p)
 		return '\0';
-	context = lgetxattr(p, "security.selinux", label, sizeof(label)) > 0;
+	context = ask_xattr(0, p, "security.selinux", label, sizeof(label), e->dev,
+			    &l->no_label_dev, &l->no_label) > 0;
 	if (S_ISLNK(e->mode))
 		return context ? '.' : '\0';
-	if (lgetxattr(p, "system.posix_acl_access", NULL, 0) > 0 ||
-	    (S_ISDIR(e->mode) && lgetxattr(p, "system.posix_acl_default", NULL, 0) > 0))
+	if (ask_xattr(1, p, "system.posix_acl_access", NULL, 0, e->dev, &l->no_acl_dev,
+		      &l->no_acl) > 0 ||
+	    (S_ISDIR(e->mode) && ask_xattr(1, p, "system.posix_acl_default", NULL, 0, e->dev,
+					   &l->no_acl_dev, &l->no_acl) > 0))
 		return '+';
 	return context ? '.' : '\0';
 }
@@ -587,7 +629,7 @@ static int list_dir(struct lister *l)
 
 /* ---- the walk ------------------------------------------------------------ */
 
-static int push_frame(struct lister *l, int fd, dev_t dev, size_t prev_len)
+static int push_frame(struct lister *l, int fd, const struct stat *st, size_t prev_len)
 {
 	struct frame *f;
 	DIR *d = fdopendir(fd);
@@ -606,7 +648,8 @@ static int push_frame(struct lister *l, int fd, dev_t dev, size_t prev_len)
 	f = &l->stack[l->depth++];
 	memset(f, 0, sizeof(*f));
 	f->dir = d;
-	f->dev = dev;
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
 	f->prev_len = prev_len;
 	return 1;
 }
@@ -622,9 +665,19 @@ static void pop_frame(struct lister *l)
 		l->path[l->path_len] = '\0';
 }
 
+/* Whether the directory (dev, ino) is one of those being listed: entering
+ * it again would walk a cycle (a bind mount of an ancestor). */
+static int in_cycle(const struct lister *l, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < l->depth; i++)
+		if (l->stack[i].dev == dev && l->stack[i].ino == ino)
+			return 1;
+	return 0;
+}
+
 /* Enter one subdirectory of the top frame and list it.  A directory that
- * cannot be opened, is an autofs mount point or the work directory, is
- * left out. */
+ * cannot be opened, is an autofs mount point, the work directory or one
+ * being listed (a cycle), is left out. */
 static int enter(struct lister *l, const char *name)
 {
 	struct frame *f = &l->stack[l->depth - 1];
@@ -638,12 +691,13 @@ static int enter(struct lister *l, const char *name)
 		return errno == ENOMEM ? lister_fail(l, "open %s/%s: %s", l->path, name,
 						     strerror(errno)) : 0;
 	if (fstat(fd, &st) || skipped(l, st.st_dev, st.st_ino) ||
+	    in_cycle(l, st.st_dev, st.st_ino) ||
 	    (st.st_dev != parent_dev && on_autofs(fd))) {
 		close(fd);
 		return 0;
 	}
 	/* f may move when the stack grows: it is not used below. */
-	rc = push_frame(l, fd, st.st_dev, prev_len);
+	rc = push_frame(l, fd, &st, prev_len);
 	if (rc <= 0)
 		return rc;
 	path_push(l, name);
@@ -670,7 +724,7 @@ static int list_tree(struct lister *l)
 	l->entries = 1;
 	l->path_len = 0;
 	path_push(l, l->root);
-	rc = push_frame(l, fd, st.st_dev, 0);
+	rc = push_frame(l, fd, &st, 0);
 	if (rc == 0)
 		return lister_fail(l, "%s: %s", l->root, strerror(errno));
 	rc = rc < 0 ? rc : list_dir(l);

@@ -36,7 +36,7 @@
 #include "lib/util.h"
 
 #define BUF_SIZE (1 << 20)		/* bytes per write() of the file in prepare() */
-#define READ_SIZE (128 << 10)		/* bytes per read(): GNU cat's buffer */
+#define READ_SIZE (128 << 10)		/* bytes per read(): coreutils 9.1 cat's buffer */
 #define FILE_NAME "read_load.dat"
 
 static int read_check(struct load_ctx *c, char *why, size_t len)

@@ -179,6 +179,13 @@ fi
 mkdir ours-x
 ok "tar-tool x extracts our archive" sh -c '"$1" x ours-x <ours.tar' - "$TAR_TOOL"
 ok "our round trip equals the source" same_tree src ours-x
+if [ "$root" = 1 ]; then
+	owners ours-x >owners.ours
+	ok "as root, tar-tool x sets the owners as GNU tar does (pax uid/gid too)" \
+		diff -u owners.a owners.ours
+else
+	skip "owners are restored only for root"
+fi
 
 mkdir pipe-x
 ok "tar-tool x reads an archive that arrives in odd-sized pieces" \

@@ -8,7 +8,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,6 +24,7 @@
 
 #define META_MAX (1 << 20)	/* largest pax or GNU long-name block accepted */
 #define DIR_CACHE 64		/* directory levels the extractor keeps open */
+#define PWBUF_SIZE 16384	/* for getpwnam_r/getgrnam_r */
 
 /* ---- extractor: state and input --------------------------------------- */
 
@@ -29,7 +32,17 @@
 struct dirfix {
 	size_t name;		/* offset in tx.fixnames */
 	mode_t mode;
+	uid_t uid;
+	gid_t gid;
 	struct timespec mtime;
+};
+
+/* The last owner or group name looked up and its id, as GNU tar remembers
+ * one of each. */
+struct idcache {
+	struct sbuf name;
+	unsigned long id;
+	int found;
 };
 
 /* one open directory along the cached path */
@@ -53,10 +66,19 @@ struct tx {
 	struct sbuf meta, xpath, xlink, lname, llink;
 	int has_xpath, has_xlink, has_lname, has_llink, has_size, has_mtime;
 	int sparse;
+	int has_uid, has_gid, has_uname, has_gname;
+	uint64_t xuid, xgid;
+	struct sbuf xuname, xgname;
 	uint64_t xsize;
 	struct timespec xmtime;
 	/* the member being extracted: names as found, and in canonical form */
 	struct sbuf raw, rawlink, name, link;
+	/* root: owners are restored (fchown), as GNU tar's --same-owner */
+	int same_owner;
+	uid_t uid;
+	gid_t gid;
+	struct idcache users, groups;
+	char *pwbuf;
 	/* the directories of the last member's parent, open */
 	struct sbuf cpath;
 	struct level lv[DIR_CACHE];
@@ -301,6 +323,22 @@ static int tx_pax_kv(struct tx *x, const char *key, size_t klen,
 		x->has_mtime = vlen > 0;
 		return vlen && parse_time(val, vlen, &x->xmtime) ? -1 : 0;
 	}
+	if (key_is(key, klen, "uid")) {
+		x->has_uid = vlen > 0;
+		return vlen && parse_dec(val, vlen, &x->xuid) ? -1 : 0;
+	}
+	if (key_is(key, klen, "gid")) {
+		x->has_gid = vlen > 0;
+		return vlen && parse_dec(val, vlen, &x->xgid) ? -1 : 0;
+	}
+	if (key_is(key, klen, "uname")) {
+		x->has_uname = 1;
+		return sb_set(&x->xuname, val, vlen) ? tx_oom(x) : 0;
+	}
+	if (key_is(key, klen, "gname")) {
+		x->has_gname = 1;
+		return sb_set(&x->xgname, val, vlen) ? tx_oom(x) : 0;
+	}
 	if (klen > 11 && !memcmp(key, "GNU.sparse.", 11))
 		x->sparse = 1;
 	return 0;
@@ -339,6 +377,7 @@ static void tx_forget(struct tx *x)
 {
 	x->has_xpath = x->has_xlink = x->has_lname = x->has_llink = 0;
 	x->has_size = x->has_mtime = x->sparse = 0;
+	x->has_uid = x->has_gid = x->has_uname = x->has_gname = 0;
 }
 
 /* ---- extractor: safe paths --------------------------------------------- */
@@ -477,6 +516,79 @@ static int tx_remove(struct tx *x, int pfd, const char *base)
 		    strerror(errno));
 }
 
+/* ---- extractor: owners ------------------------------------------------- */
+
+/* Whether owner (or group) `name` is known here, its id then in c->id. */
+static int tx_lookup(struct tx *x, struct idcache *c, const char *name, int group)
+{
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+
+	if (c->name.s && !strcmp(c->name.s, name))
+		return c->found;
+	c->found = 0;
+	if (sb_set(&c->name, name, strlen(name)))
+		return 0;
+	if (group && !getgrnam_r(name, &gr, x->pwbuf, PWBUF_SIZE, &grp) && grp) {
+		c->found = 1;
+		c->id = grp->gr_gid;
+	} else if (!group && !getpwnam_r(name, &pw, x->pwbuf, PWBUF_SIZE, &pwp) && pwp) {
+		c->found = 1;
+		c->id = pwp->pw_uid;
+	}
+	return c->found;
+}
+
+/* One of the member's ids as GNU tar takes it: the owner (group) name of a
+ * ustar header or pax record if it is known here, else the pax number, else
+ * the header's number. */
+static int tx_id(struct tx *x, const unsigned char *h, int group, unsigned long *id)
+{
+	struct sbuf *name = group ? &x->xgname : &x->xuname;
+	int has_name = group ? x->has_gname : x->has_uname;
+	size_t off = group ? H_GNAME : H_UNAME, w = group ? W_GNAME : W_UNAME;
+	int64_t v;
+
+	if (!has_name && !memcmp(h + H_MAGIC, "ustar", 5)) {
+		if (sb_set(name, (const char *)h + off, field_len(h + off, w)))
+			return tx_oom(x);
+		has_name = 1;
+	}
+	if (has_name && name->len &&
+	    tx_lookup(x, group ? &x->groups : &x->users, name->s, group)) {
+		*id = (group ? &x->groups : &x->users)->id;
+		return 0;
+	}
+	if (group ? x->has_gid : x->has_uid) {
+		*id = (unsigned long)(group ? x->xgid : x->xuid);
+		return 0;
+	}
+	if (hdr_num(h + (group ? H_GID : H_UID), group ? W_GID : W_UID, &v) || v < 0)
+		return whyf(x->why, x->len, "bad %s field in the header of %s",
+			    group ? "gid" : "uid", x->name.s);
+	*id = (unsigned long)v;
+	return 0;
+}
+
+/* As root, the owner and group the member gets, into x->uid and x->gid. */
+static int tx_owner(struct tx *x, const unsigned char *h)
+{
+	unsigned long uid, gid;
+
+	if (!x->same_owner)
+		return 0;
+	if (tx_id(x, h, 0, &uid) || tx_id(x, h, 1, &gid))
+		return -1;
+	x->uid = (uid_t)uid;
+	x->gid = (gid_t)gid;
+	return 0;
+}
+
+static int tx_chown_failed(struct tx *x, const char *name)
+{
+	return whyf(x->why, x->len, "chown %s/%s: %s", x->dest, name, strerror(errno));
+}
+
 /* ---- extractor: members ------------------------------------------------ */
 
 /* A new file; never one that exists, nor through a symlink. */
@@ -508,6 +620,8 @@ static int tx_file(struct tx *x, mode_t mode, const struct timespec *mtime,
 	rc = tx_data(x, size, fd, NULL);
 	if (!rc && x->hooks && x->hooks->file_written)
 		x->hooks->file_written(x->hooks->arg, fd);
+	if (!rc && x->same_owner && fchown(fd, x->uid, x->gid))
+		rc = tx_chown_failed(x, x->name.s);
 	/* set-user/group-ID bits are not restored on files */
 	if (!rc && fchmod(fd, mode & 01777))
 		rc = whyf(x->why, x->len, "chmod %s/%s: %s", x->dest,
@@ -552,6 +666,8 @@ static int tx_dir(struct tx *x, mode_t mode, const struct timespec *mtime)
 	f = &x->fix[x->nfix++];
 	f->name = x->fixnames.len;
 	f->mode = mode & 07777;
+	f->uid = x->uid;
+	f->gid = x->gid;
 	f->mtime = *mtime;
 	if (sb_add(&x->fixnames, x->name.s, x->name.len + 1))
 		return tx_oom(x);
@@ -583,6 +699,8 @@ static int tx_symlink(struct tx *x, const char *target,
 	if (utimensat(pfd, base, ts, AT_SYMLINK_NOFOLLOW))
 		return whyf(x->why, x->len, "utime %s/%s: %s", x->dest,
 			    x->name.s, strerror(errno));
+	if (x->same_owner && fchownat(pfd, base, x->uid, x->gid, AT_SYMLINK_NOFOLLOW))
+		return tx_chown_failed(x, x->name.s);
 	return 0;
 }
 
@@ -686,6 +804,8 @@ static int tx_entry(struct tx *x, const unsigned char *h, char type,
 		return -1;
 	if (!x->name.len)
 		return tx_data(x, size, -1, NULL);	/* "." itself */
+	if (type != '1' && tx_owner(x, h))
+		return -1;
 	switch (type) {
 	case '5':
 		rc = tx_dir(x, (mode_t)mode, &mtime);
@@ -791,7 +911,9 @@ static int tx_fixdirs(struct tx *x)
 			return whyf(x->why, x->len, "open %s/%s: %s", x->dest,
 				    name, strerror(errno));
 		}
-		if (fchmod(fd, f->mode))
+		if (x->same_owner && fchown(fd, f->uid, f->gid))
+			rc = tx_chown_failed(x, name);
+		else if (fchmod(fd, f->mode))
 			rc = whyf(x->why, x->len, "chmod %s/%s: %s", x->dest,
 				  name, strerror(errno));
 		else if (futimens(fd, ts))
@@ -810,7 +932,8 @@ int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
 	struct tx x = { 0 };
 	struct sbuf *bufs[] = { &x.meta, &x.xpath, &x.xlink, &x.lname, &x.llink,
 				&x.raw, &x.rawlink, &x.name, &x.link, &x.cpath,
-				&x.fixnames };
+				&x.fixnames, &x.xuname, &x.xgname, &x.users.name,
+				&x.groups.name };
 	size_t i;
 	int rc = 0;
 
@@ -820,12 +943,14 @@ int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
 	x.len = len;
 	x.dest = dest;
 	x.deep = -1;
+	x.same_owner = geteuid() == 0;
 	x.buf = malloc(BUFSZ);
+	x.pwbuf = malloc(PWBUF_SIZE);
 	for (i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
 		if (sb_add(bufs[i], "", 0))
 			rc = -1;
 	x.dfd = open(dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (!x.buf || rc)
+	if (!x.buf || !x.pwbuf || rc)
 		rc = tx_oom(&x);
 	else if (x.dfd < 0)
 		rc = whyf(why, len, "open %s: %s", dest, strerror(errno));
@@ -840,5 +965,6 @@ int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
 		sb_free(bufs[i]);
 	free(x.fix);
 	free(x.buf);
+	free(x.pwbuf);
 	return rc;
 }

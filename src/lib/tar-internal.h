@@ -13,7 +13,7 @@
 #include "lib/tar.h"
 
 #define BLOCK 512
-#define RECORD (20 * BLOCK)	/* GNU tar's default record; the archive is padded to it */
+#define RECORD (20 * BLOCK)	/* GNU tar 1.34's default record; the archive is padded to it */
 #define BUFSZ RECORD	/* I/O size in both directions, as GNU tar's: a multiple of BLOCK */
 #define STOP_EVERY (1 << 20)	/* ask hooks->stop at least this often, in bytes */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tar-write.c - the archive writer, tar_write(): a directory tree, walked in
- * name order, as a stream of ustar headers (pax extended headers where a
- * field does not fit), file data and padding. */
+/* tar-write.c - the archive writer, tar_write(): a directory tree, each
+ * directory walked in the order the file system returns its entries (as GNU
+ * tar's default, --sort=none), as a stream of ustar headers (pax extended
+ * headers where a field does not fit), file data and padding. */
 #include "config.h"
 
 #include "lib/tar.h"
@@ -577,12 +578,11 @@ static int tw_entry(struct tw *t, int dfd, const char *name)
 	return 0;	/* sockets, fifos and devices are left out */
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names in directory dfd, sorted, as pointers into pool. */
+/* The names in directory dfd, read whole before any is archived and in the
+ * order readdir() returns them, as GNU tar 1.34 without --sort does (its
+ * savedir()): not sorted by name, which on a tree whose files were created
+ * in name order would make the reads of a cold cache nearly sequential
+ * where tar's seek.  As pointers into pool. */
 static int tw_list(struct tw *t, int dfd, struct sbuf *pool, char ***names,
 		   size_t *count)
 {
@@ -635,7 +635,6 @@ static int tw_list(struct tw *t, int dfd, struct sbuf *pool, char ***names,
 		} else {
 			for (i = 0; i < n; i++)
 				(*names)[i] = pool->s + off[i];
-			qsort(*names, n, sizeof(**names), cmp_names);
 			*count = n;
 		}
 	}
@@ -647,8 +646,8 @@ static int tw_list(struct tw *t, int dfd, struct sbuf *pool, char ***names,
 static int tw_tree(struct tw *t, int dfd)
 {
 	struct sbuf pool = { 0 };
-	size_t mark = t->path.len, n, i;
-	char **names;
+	size_t mark = t->path.len, n = 0, i;
+	char **names = NULL;
 	int rc;
 
 	rc = tw_list(t, dfd, &pool, &names, &n);

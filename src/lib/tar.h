@@ -19,7 +19,8 @@ struct tar_hooks {
 	void *arg;
 };
 
-/* Write an archive of the contents of directory `src` to `fd`: member
+/* Write an archive of the contents of directory `src` to `fd`, each
+ * directory in the order readdir() returns it (GNU tar's --sort=none): member
  * names relative to src, regular files, directories, symlinks (not
  * followed), modes, mtimes, uid/gid and names; ustar headers, with pax
  * extended headers where a name, link target or size does not fit.
@@ -31,8 +32,11 @@ int tar_write(const char *src, int fd, const struct tar_hooks *hooks,
 /* Extract the archive read from `fd` into the existing directory `dest`.
  * Understands what tar_write writes and what GNU tar writes by default
  * (ustar, pax, GNU long names).  Never writes outside dest: absolute names
- * and names with ".." are refused, and symlinks are not followed.  Same
- * returns as tar_write. */
+ * and names with ".." are refused, and symlinks are not followed.  Run as
+ * root it restores each member's owner and group as GNU tar does (its
+ * --same-owner, the default for root): fchown() of a file and a directory,
+ * fchownat() of a symlink, by name where the name is known here, else by
+ * number.  Same returns as tar_write. */
 int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
 		char *why, size_t len);
 
