@@ -136,14 +136,13 @@ standin) kill_at='contest-vm: boot 2 \(b\) running contest' ;;
 campaign) kill_at='contest-vm: boot_id .* marker [^ ]+/[0-9]+ ' ;;	# the first boot the campaign made
 esac
 vm_start run1 vmlinuz-a "contest.vm=$mode"
-vm_wait run1 "$kill_at" $((BOOT * 4)) && [ "$mode" = campaign ] && sleep 5
 killed=no
-if kill -0 "$QPID" 2>/dev/null; then
+if vm_wait run1 "$kill_at" $((BOOT * 4)); then
+	[ "$mode" = campaign ] && sleep 5
 	kill -KILL "$(cat "$T_DIR/qemu.pid")" && killed=yes
-	wait "$QPID" 2>/dev/null
-	QPID=
 fi
-ok_eq "qemu killed (SIGKILL) mid-way" "$killed" yes
+vm_kill	# whatever happened: not left running
+ok_eq "qemu killed (SIGKILL) mid-way, at '$kill_at'" "$killed" yes
 echo "# boot of a ($rel_a) to its init: $(at run1 'contest-vm: init') s"
 ok "the start boot runs kernel a, no marker" shown run1 "release $rel_a marker none"
 case $mode in
