@@ -52,7 +52,7 @@ if [ "$mode" = campaign ]; then
 		contest campaign plan \
 			--kernel "a=/mnt/disk/boot/vmlinuz-a,initrd=/mnt/disk/boot/initrd.img" \
 			--kernel "b=/mnt/disk/boot/vmlinuz-b,initrd=/mnt/disk/boot/initrd.img" \
-			--method kexec --boots 4 --runs-per-boot 1 --seed 1 -d "$R" \
+			--method kexec --boots 2 --runs-per-boot 1 --settle 0 --seed 1 -d "$R" \
 			-w cmd:/vm/work --build-cmd "$BUILD" --clean-cmd "$CLEAN" --lead-time 0 \
 			noload >/tmp/plan.out 2>&1
 		st=$?
