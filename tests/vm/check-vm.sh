@@ -190,9 +190,11 @@ t1=$(date +%s)
 vm_start run2 vmlinuz-a "contest.vm=$mode"
 vm_end $((BOOT * 8))
 echo "# after the kill, the rest of the campaign took $(($(date +%s) - t1)) s"
-# each kexec hop: from the guest's "kexec into" line to the next /init's first
-awk 'FNR == 1 { k = "" } /contest-vm: kexec into/ { k = $1; to = $5 " (boot " $8 ")" }
-	/contest-vm: init/ && k != "" { printf "# kexec hop into %s, kexec -e to /init: %.1f s\n", to, $1 - k; k = "" }' \
+# each kexec hop: from the guest's last line before it (the stand-in's
+# "kexec into", contest campaign's "booting" or "ran: ") to the next /init's first
+awk 'FNR == 1 { k = "" }
+	/contest-vm: kexec into|contest-vm: (start|resume): contest: campaign .*(booting|ran: )/ { k = $1 }
+	/contest-vm: init/ && k != "" { printf "# kexec hop into %s, to its /init: %.1f s\n", $4, $1 - k; k = "" }' \
 	run1.log run2.log
 ok "the guest powered off by itself at the end" shown run2 "contest-vm: power off: campaign script returned 0"
 case $mode in
@@ -205,7 +207,7 @@ standin)
 		shown run2 "release $rel_b marker vm/2 "
 	ok_eq "each planned boot ran once, the lost one not counted" \
 		"$(awk '$3 == "ran" { printf "%s%s ", $1, $2 }' run2.journal)" "1a 2b 3b 4a "
-	ok_eq "the journal ends with done" "$(tail -1 run2.journal | awk '{ print $3 }')" done
+	ok_eq "the journal ends with done" "$(tail -1 run2.journal | awk '{ print $3 }')" "done"
 	debugfs -R "rdump /results $T_DIR" "$G/disk.img" >/dev/null 2>&1	# clean: powered off
 	"$CONTEST" report -d results >report.out 2>&1
 	sed 's/^/#   /' report.out
@@ -220,9 +222,9 @@ campaign)
 			sed -n '/report begin/,/report end/p' run2.log | grep -qE ' b '"
 	disk_cat "/var/lib/contest/campaign/$id/journal" >run2.journal
 	sed 's/^/#   /' run2.journal
-	steps <run2.journal >steps
-	ok "the journal records the boot lost to the kill" grep -q ' lost$' steps
-	ok "boots ran, none twice" sh -c "awk '\$2 == \"ran\" { print \$1 }' steps >ran &&
+	steps <run2.journal >steps.txt
+	ok "the journal records the boot lost to the kill" grep -q ' lost$' steps.txt
+	ok "boots ran, none twice" sh -c "awk '\$2 == \"ran\" { print \$1 }' steps.txt >ran &&
 		test -s ran && test -z \"\$(sort ran | uniq -d)\""
 	# the report's rows: TYPE? LABEL BOOTS RUNS ...; 2 measured boots of
 	# each kernel planned, 1 round each

@@ -109,6 +109,7 @@ hop() {	# hop SEQ: journal it, load its arm's kernel and kexec into it
 }
 
 last=$(tail -n 1 "$J" 2>/dev/null)
+# shellcheck disable=SC2086 # the line's words
 set -- $last
 if [ $# -lt 4 ]; then
 	journal 0 - start "boot of the start command: never measured"
@@ -123,7 +124,7 @@ rebooting)
 	if [ "$marker" != "vm/$seq" ] || [ "$(uname -r)" != "$want" ]; then
 		journal "$seq" "$arm" failed "wrong boot: marker ${marker:-none}, release $(uname -r), want vm/$seq $want"
 		n=$(awk -v s="$seq" '$1 == s && $3 == "failed"' "$J" | wc -l)
-		[ "$n" -le 2 ] || { journal "$seq" "$arm" done "aborted: boot $seq failed $n times"; exit 1; }
+		[ "$n" -le 2 ] || { journal "$seq" "$arm" "done" "aborted: boot $seq failed $n times"; exit 1; }
 		hop "$seq"
 		exit 1
 	fi
@@ -157,7 +158,7 @@ done)
 esac
 next=$((seq + 1))
 if [ -z "$(arm_of "$next")" ]; then
-	journal "$seq" - done "$(echo "$PLAN" | wc -l) boots"
+	journal "$seq" - "done" "$(echo "$PLAN" | wc -l) boots"
 	say "report begin"
 	contest report -d "$R" 2>&1
 	say "report end"
