@@ -28,6 +28,7 @@ t6002-*) limit=3600 ;;	# builds a real kernel three times: about 10 min on 2 CPU
 t2003-* | t2008-* | t2009-* | t2011-* | t2012-*) limit=1200 ;;	# whole quick suites, several of them in t2008; t2009 a dozen comparisons
 t7003-*) limit=1200 ;;	# mmtests builds contest, runs two quick suites
 t7004-*) limit=1200 ;;	# lkp run: a quick suite, lkp's monitors and stats
+check-vm.sh) limit=1800 ;;	# make check-vm: a dozen boots under qemu TCG (tests/vm)
 *) limit=600 ;;
 esac
 limit=${CONTEST_TEST_TIMEOUT:-$limit}
