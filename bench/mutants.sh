@@ -3,11 +3,12 @@
 # mutants.sh - can the tests see a real bug?  Each mutation below plants one
 # deliberate bug (a stop signal ignored, LCPU% with the load's teardown, a torn
 # record, no lock, a wrong Ratio divisor, Welch's t with the wrong sign, a
-# load doing no work, a probe window that never opens, a load that strays
-# from its command: io_load with O_DIRECT, a ctar sorting names, a
-# list_load without lgetxattr, an xtar without fchown, ...) in a copy of the
-# tree, builds it, and runs the tests that should catch it (not the whole
-# suite).  A mutation is "killed" when one of its tests fails, "survived"
+# load doing no work, a starved load's run or a full disk made invalid, a
+# probe window that never opens, a load that strays from its command:
+# io_load with O_DIRECT, a ctar sorting names, a list_load without
+# lgetxattr, an xtar without fchown, ...) in a copy of the tree, builds it,
+# and runs the tests that should catch it (not the whole suite).  A
+# mutation is "killed" when one of its tests fails, "survived"
 # when all pass: a survivor is a hole in the tests.
 #
 #	sh bench/mutants.sh [-k] [NAME...]	(as root, like make check)
@@ -36,6 +37,8 @@ lock-none	src/lib/fsutil.c	tests/t5003-fault-lock.sh	if (flock(fd, LOCK_EX | LOC
 ratio-divisor	src/report/sessions.c	tests/unit-report tests/t3001-report-golden.sh	stand_in(&b, nstar / n,	stand_in(&b, nstar / (n + 1),
 welch-sign	src/results/stats.c	tests/unit-stats tests/t3003-report-stats.sh	w->t = (a->mean - b->mean) / sqrt(va + vb);	w->t = (a->mean + b->mean) / sqrt(va + vb);
 load-no-work	loads/process.c	tests/t4002-load-process.sh	load_progress(c, (double)++hops / HOPS_PER_UNIT);	load_progress(c, (double)(hops++ * 0) / HOPS_PER_UNIT);
+disk-full-fails	loads/io.c	tests/t5004-fault-disk-full.sh	return load_note(c, "%s %s: %s; the load gave its space back", what, path,	return load_fail(c, "%s %s: %s; the load gave its space back", what, path,
+starved-invalid	src/run/harness.c	tests/t2002-suite-load-lifecycle.sh	note(run, "%s did no work during the timed build (starved, every process "	invalid(run, "%s did no work during the timed build (starved, every process "
 probe-window	src/run/probe.c	tests/unit-probe tests/t4009-load-probe.sh	atomic_store(&p->shm->begin_ns, mono_ns());	atomic_store(&p->shm->begin_ns, INT64_MAX - 1);
 mem-floor-ignored	loads/mem.c	tests/t5005-fault-memory.sh	return *left < floor ? 2 : 0;	return 0;
 mem-host-sized	src/run/suite.c	tests/t4006-load-mem.sh	e->mem_available = mem_available_bytes();	e->mem_available = meminfo_bytes("MemAvailable");

@@ -136,7 +136,7 @@ static int ctar_run(struct load_ctx *c, unsigned idx)
 	struct tar_hooks hooks = { .progress = ctar_on_bytes, .stop = ctar_on_stop, .arg = &p };
 	char *path = xasprintf("%s/%s", c->scratch, ARCHIVE);
 	char why[512];
-	int rc = 0;
+	int rc = 0, err = 0;
 
 	(void)idx;
 	load_ready(c);
@@ -146,12 +146,17 @@ static int ctar_run(struct load_ctx *c, unsigned idx)
 		p.bytes = 0;
 		rc = ctar_once(c->env->tree, path, &hooks, c->env->io_sync, &size, why,
 			       sizeof(why));
+		err = errno;	/* as the failing call left it */
 		if (rc)
 			break;
 		p.done += 1;
 		p.bytes = 0;
 		p.expect = size;
 		ctar_report(&p);
+	}
+	if (rc < 0 && load_disk_full(err)) {
+		unlink(path);	/* the space back to the build */
+		rc = load_note(c, "%s (archive %s); the load gave its space back", why, path);
 	}
 	if (rc < 0)
 		load_fail(c, "%s (archive %s)", why, path);

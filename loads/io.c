@@ -241,7 +241,8 @@ void io_sync_param(const struct load_ctx *c, struct record *r)
 }
 
 /* Write one file, as dd does (and with --io-sync get it to the device): 0
- * when complete, 1 when stopped, or load_fail().  The file stays, to be
+ * when complete, 1 when stopped (or stopped after load_note() on a full
+ * disk), or load_fail().  The file stays, to be
  * truncated by the next pass and removed by cleanup(). */
 static int io_file(struct load_ctx *c, const char *path, void *buf, double done)
 {
@@ -285,10 +286,15 @@ static int io_file(struct load_ctx *c, const char *path, void *buf, double done)
 		if (rc < 0)
 			err = errno;
 	}
+	if (load_disk_full(err))
+		(void)!ftruncate(fd, 0);	/* the space back to the build, as a next dd would */
 	if (close(fd) && !err && !rc) {
 		what = "close";
 		err = errno;
 	}
+	if (load_disk_full(err))
+		return load_note(c, "%s %s: %s; the load gave its space back", what, path,
+				 strerror(err)) + 1;
 	if (err)
 		return load_fail(c, "%s %s: %s", what, path, strerror(err));
 	return rc;

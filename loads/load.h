@@ -109,8 +109,20 @@ int load_stopping(void);
 /* The absolute number of units this process has completed so far,
  * fractions included (bytes done / bytes per unit). */
 void load_progress(struct load_ctx *c, double units);
-/* Record why the load failed; returns -1 for `return load_fail(...)`. */
+/* Record why the load failed; returns -1 for `return load_fail(...)`.
+ * The run is invalid. */
 int load_fail(struct load_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* What the load met that ends its work but leaves the build's Time true
+ * (mem_load at its memory floor, a full file system): the run stays valid,
+ * its Loads what was done until then, and the record says what the load
+ * met (load.note=).  Give back what the load holds first; load_note()
+ * then says the process is ready if it was not, waits idle until told to
+ * stop and returns 0, for `return load_note(...)`. */
+int load_note(struct load_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Whether errno value err is a full file system's (ENOSPC, EDQUOT): a
+ * note, not a failure. */
+int load_disk_full(int err);
 
 #endif

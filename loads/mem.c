@@ -15,8 +15,8 @@
  * oom_score_adj 1000 on this process, should the machine change under us):
  * should another process grow after the size was chosen, or zram hold less
  * than it was counted for, so that MemAvailable and the swap room together
- * fall below half the reserve, the load gives its memory back and fails,
- * before the OOM killer has to choose.
+ * fall below half the reserve, the load gives its memory back before the
+ * OOM killer has to choose, and the run's record says so (load_note()).
  *
  * A page's content compresses as program memory does, about 3:1 (a third
  * of it pseudo-random words, the rest zeros): a page of zeros would cost
@@ -334,8 +334,9 @@ static int mem_run(struct load_ctx *c, unsigned idx)
 
 		format_size(left, sleft, sizeof(sleft));
 		format_size(floor, sfloor, sizeof(sfloor));
-		/* SwapFree here is what swap_room() counts: zram's at what it frees */
-		return load_fail(c, "the machine ran short of memory (MemAvailable + SwapFree "
+		/* SwapFree here is what swap_room() counts: zram's at what it frees;
+		 * the run stays valid, its Loads those done until then */
+		return load_note(c, "the machine ran short of memory (MemAvailable + SwapFree "
 				 "counted as the memory it frees %s, below %s): mem_load gave "
 				 "its %s back before the OOM killer had to act", sleft, sfloor,
 				 size);

@@ -5,7 +5,7 @@
  * tests/contest-hooked only (built with CONTEST_TEST_HOOKS) it can be told
  * to misbehave through CONTEST_SPIN_FAULT so the tests can check how the
  * harness reports a load that fails ("setup", "run"), never does any work
- * ("idle") or dies ("die"), or that works slowly (almost no CPU) and burns
+ * ("idle": alive, as a load starved for the whole build) or dies ("die"), or that works slowly (almost no CPU) and burns
  * 2 s of CPU once told to stop ("teardown": not a figure of the run). */
 #include "config.h"
 

@@ -211,7 +211,7 @@ static int xtar_run(struct load_ctx *c, unsigned idx)
 				   .arg = &p };
 	char *archive = xtar_path(c, ARCHIVE), *dest = xtar_path(c, DEST);
 	char why[512];
-	int fd, rc = 0;
+	int fd, rc = 0, err = 0;
 
 	(void)idx;
 	load_ready(c);
@@ -223,6 +223,7 @@ static int xtar_run(struct load_ctx *c, unsigned idx)
 	while (fd >= 0 && !load_stopping()) {
 		p.bytes = 0;
 		rc = xtar_once(fd, dest, &hooks, c->env->io_sync, why, sizeof(why));
+		err = errno;	/* as the failing call left it */
 		if (rc)
 			break;
 		p.done += 1;
@@ -231,6 +232,10 @@ static int xtar_run(struct load_ctx *c, unsigned idx)
 	}
 	if (fd >= 0)
 		close(fd);
+	if (rc < 0 && load_disk_full(err)) {
+		remove_tree(dest);	/* the space back to the build */
+		rc = load_note(c, "%s; the load gave its space back", why);
+	}
 	free(archive);
 	free(dest);
 	if (rc < 0)

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The load lifecycle, through the test load spin_load: ready, lead time,
-# measured, stopped and reaped; a load that fails, idles or dies makes its
-# run invalid with the reason, and the suite goes on.
+# measured, stopped and reaped; a load that fails or dies makes its run
+# invalid with the reason, one that idles (starved) is a valid run with
+# Loads 0 that says so, and the suite goes on; the report names both
+# under the table.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
@@ -56,8 +58,13 @@ ok "noload still ran" grep -q "noload round 1/1: .*valid" setup.err
 suite run run
 ok "a load that fails in run(): invalid with its own words" grep -q "INVALID: spin_load process [0-9]: told to fail in process [0-9]" run.err
 
+# every process alive and no work: the load was starved, a result to show
+# (Loads 0), not an invalid run
 suite idle idle
-ok "a load that does no work: invalid" grep -q "INVALID: spin_load did no work during the timed run" idle.err
+ok "a load that does no work: the run is valid, Loads 0, and says it was starved" \
+	grep -q "spin_load round 1/1: .*, Loads 0, LCPU% [0-9]*, valid; the load met: spin_load did no work during the timed build (starved, every process alive)$" idle.err
+ok "its record is valid, load_work 0, and says what the load met" \
+	grep -q "^run .*type=spin_load .*valid=1 load.note=spin_load%20did%20no%20work%20during%20the%20timed%20build%20(starved,%20every%20process%20alive) .*load_work=0.000000 " run/contest-results/idle.results
 
 suite die die
 ok "a load killed mid-run (as by the OOM killer): invalid" grep -q "INVALID: spin_load process [0-9] (pid [0-9]*) died: killed by SIGKILL" die.err
@@ -94,9 +101,17 @@ ok "the suite went on: round 2 of spin_load is valid" grep -q "spin_load round 2
 rows() { sed -n "/^$1:\$/,/^\$/p" rep | awk 'NR > 2 && NF { print $1, $2 }'; }
 ok_eq "every label has its valid noload in the tables" "$(rows noload | tr '\n' ' ')" \
 	"die [1] good [1] idle [1] killed [2] run [1] setup [1] "
-ok_eq "invalid runs are left out of the tables: spin_load has good's and killed's round 2" \
-	"$(rows spin_load | tr '\n' ' ')" "good [1] killed [1] "
-ok "report says invalid runs were left out" grep -q "invalid runs* left out" err
+ok_eq "invalid runs are left out of the tables: spin_load has good's, the starved idle's and killed's round 2" \
+	"$(rows spin_load | tr '\n' ' ')" "good [1] idle [1] killed [1] "
+ok "the starved run's row shows Loads 0" sh -c "sed -n '/^spin_load:\$/,/^\$/p' rep | grep -q '^idle  *\[1\]  *[0-9.]*  *[0-9]*  *0 '"
+ok "under the spin_load table: what idle's load met" \
+	grep -qx "idle round 1: spin_load did no work during the timed build (starved, every process alive)" rep
+ok "under the spin_load table: each invalid run with its reason" sh -c \
+	"grep -qx 'setup round 1 left out: spin_load setup: told to fail its setup' rep &&
+	 grep -q '^run round 1 left out: spin_load process [0-9]: told to fail in process [0-9]\$' rep &&
+	 grep -q '^die round 1 left out: spin_load process [0-9] (pid [0-9]*) died: killed by SIGKILL\$' rep &&
+	 grep -q '^killed round 1 left out: spin_load process [0-9] (pid $victim) died: killed by SIGKILL\$' rep"
+ok "and not on stderr: the table says it" test ! -s err
 
 ok_eq "no process left behind" "$(leftovers)" ""
 ok "no scratch left behind" test ! -e run/contest-work

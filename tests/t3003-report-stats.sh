@@ -135,7 +135,7 @@ ok_eq "csv exits 0" "$?" 0
 ok_eq "csv: a header, then one line per label and run type (3 x 3)" "$(wc -l <csv)" 10
 ok_eq "csv: every line names the schema" "$(grep -c '^contest-report/1,' csv)" 9
 ok "csv: the header names the figures" grep -q \
-	"^schema,row,label,workload,load_session,run_type,runs,time_mean,time_sd," csv
+	"^schema,row,label,workload,load_session,run_type,runs,invalid_runs,time_mean,time_sd," csv
 
 # ---- json --------------------------------------------------------------------------
 "$CONTEST" report -d results --format json >json 2>err

@@ -4,8 +4,9 @@
 # the parse scripts of test engines (LKP).  Every line has the shape, and
 # every value is the json report's (the same figure, json's name mapped to
 # the key docs/formats.md gives it), none missing, none more: by default the
-# measurements only (Time, CPU%, Loads, LCPU%, Ratio), the derived
-# statistics with --stats, the system figures with --columns.
+# measurements only (Time, CPU%, Loads, LCPU%, Ratio) and the count of
+# invalid runs, the derived statistics with --stats, the system figures
+# with --columns.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 data=$TOP_SRCDIR/tests/data
@@ -38,6 +39,7 @@ for row in rows:
                         ("lcpu", "lcpu_pct")):
             put(k + name, c[m]["mean"])
         put(k + "ratio", c["ratio"]["value"])
+        put(k + "invalid_runs", c["invalid_runs"])
         if columns:
             for f, v in c["system"].items():
                 put(k + f, v)
@@ -85,8 +87,8 @@ ok "the figures of the issue's example: process_load time_s, ratio, loads" \
 		grep -qx "base.process_load.loads: 102" kv'
 ok "no derived statistic: no sd, interval, stddev%, t, df, p, runs" \
 	sh -c '! grep -E "_(sd|min|median|max|ci_lo|ci_hi|stddev%|t|df|p|p_holm|significant|left_out): |\.runs: " kv'
-ok_eq "one key per row, run type and figure: 5 for each of the 13 cells" \
-	"$(grep -vc '^keyvalue_version' kv)" 65
+ok_eq "one key per row, run type and figure: 5 and invalid_runs for each of the 13 cells" \
+	"$(grep -vc '^keyvalue_version' kv)" 78
 ok "a row name that is no key (mix (2)) is made one" grep -q '^mix__2_\.noload\.time_s: ' kv
 
 "$CONTEST" report -d "$data/stats" --format keyvalue --stats --columns >all 2>/dev/null

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Disk full: loads that run out of space make their run invalid with "no
-# space left on device", their scratch is removed and the suite goes on;
-# preflight refuses io_load and read_load files, and ctar_load's and
-# xtar_load's copies of the tree, that cannot fit before anything runs; a
-# results store that is full or read-only is a clear error and the records
-# already in it are unharmed.
+# Disk full: loads that run out of space give it back and stop, their run
+# valid (the build's Time is true) and saying "no space left on device",
+# their scratch is removed and the suite goes on; preflight refuses io_load
+# and read_load files, and ctar_load's and xtar_load's copies of the tree,
+# that cannot fit before anything runs; a results store that is full or
+# read-only is a clear error and the records already in it are unharmed.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "mounting a size-limited tmpfs needs root"
@@ -43,14 +43,16 @@ ok "the scratch file system is filled but for 2 MiB" test -s scratch/filler
 wait $pid
 ok_eq "the suite runs to its end" "$?" 0
 for load in io_load ctar_load xtar_load; do
-	ok "$load: the run is invalid for lack of space" \
-		grep -qi "$load round 1/1.*INVALID.*no space left on device" full.err
+	ok "$load: the run is valid (the build's Time is true), saying the load met a full disk" \
+		grep -q "$load round 1/1: .*, valid; the load met: $load process 0: .*No space left on device.*; the load gave its space back$" full.err
 done
 ok "process_load after them is valid" grep -q "process_load round 1/1.*valid" full.err
-"$CONTEST" report -d res full >rep 2>rep.err
+"$CONTEST" report -d res --no-latency full >rep 2>rep.err
 ok "the report has the process_load row" sh -c "grep -A2 '^process_load:' rep | grep -q '^full '"
-ok "the invalid runs are stored as invalid" \
-	test "$(grep -c '^run .*valid=0' res/full.results)" = 3
+ok "the runs are stored valid, each with what its load met" \
+	test "$(grep -c '^run .*valid=1 load.note=[a-z_]*_load%20process%200:.*No%20space%20left%20on%20device' res/full.results)" = 3
+ok "the report says it under each table" \
+	test "$(grep -c '^full round 1: [a-z_]*_load process 0: .*No space left on device' rep)" = 3
 ok_eq "the scratch is gone: only the filler is left" "$(ls -A scratch)" filler
 ok_eq "no process is left" "$(procs_in "$top/scratch")" ""
 rm -f scratch/filler

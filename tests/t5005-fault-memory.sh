@@ -5,7 +5,7 @@
 # mem_load runs at full size (in a 2 GiB memory cgroup), the memory left
 # stays above the floor it keeps; and when the
 # machine runs short anyway (another process grew), mem_load gives its memory
-# back and its run is invalid, saying so.
+# back and its run, still valid (the build's Time is true), says so.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
@@ -74,8 +74,13 @@ ok "no scratch left behind" test ! -e run/contest-work
 	--lead-time 0.2 -n 1 -k short --mem-size 256M mem_load process_load \
 	>../short.out 2>../short.err)
 ok_eq "short of memory: the suite ends normally" "$?" 0
-ok "the mem_load run is invalid: it gave its memory back" \
-	grep -q "mem_load round 1/1.*INVALID: mem_load process 0: the machine ran short of memory (MemAvailable + SwapFree .*, below 1048576.0 TiB): mem_load gave its 256.0 MiB back" short.err
+ok "the mem_load run is valid, Loads 0, and says it gave its memory back" \
+	grep -q "mem_load round 1/1: .*, Loads 0, .*, valid; the load met: mem_load process 0: the machine ran short of memory (MemAvailable + SwapFree .*, below 1048576.0 TiB): mem_load gave its 256.0 MiB back" short.err
+ok "its record says what the load met" \
+	grep -q "^run .*type=mem_load .*valid=1 load.note=mem_load%20process%200:%20the%20machine%20ran%20short%20of%20memory" run/contest-results/short.results
+"$CONTEST" report -d run/contest-results --no-latency short >short.rep 2>&1
+ok "the report prints it under the mem_load table" \
+	grep -q "^short round 1: mem_load process 0: the machine ran short of memory .*: mem_load gave its 256.0 MiB back before the OOM killer had to act$" short.rep
 ok "the suite went on: process_load is valid" grep -q "process_load round 1/1: .*, valid" short.err
 ok_eq "no process left behind" "$(procs_in "$rundir")" ""
 # the shipped binary has no such hook: the same environment changes nothing
@@ -83,8 +88,8 @@ ok_eq "no process left behind" "$(procs_in "$rundir")" ""
 (cd run && CONTEST_TEST_MEM_FLOOR=$((1 << 60)) exec "$CONTEST" --quick --scale 1 \
 	--lead-time 0.2 -n 1 -k shipped --mem-size 256M mem_load >../shipped.out 2>../shipped.err)
 ok_eq "the shipped contest: the suite ends normally" "$?" 0
-ok "it ignores CONTEST_TEST_MEM_FLOOR: its mem_load run is valid" \
-	grep -q "mem_load round 1/1: .*, valid" shipped.err
+ok "it ignores CONTEST_TEST_MEM_FLOOR: its mem_load run is valid, the load short of nothing" \
+	grep -q "mem_load round 1/1: .*, valid$" shipped.err
 ok_eq "no process left behind" "$(procs_in "$rundir")" ""
 
 done_testing

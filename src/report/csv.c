@@ -10,7 +10,7 @@
 #include "report/format.h"
 #include "lib/util.h"
 
-/* One line per row and run type with runs, every figure of the cell, then
+/* One line per row and run type with runs (invalid ones too), every figure of the cell, then
  * the row's environment (a row's several sessions' values joined by " / "). */
 static void print_csv(FILE *f, const struct report *r, const struct report_opts *o)
 {
@@ -21,7 +21,7 @@ static void print_csv(FILE *f, const struct report *r, const struct report_opts 
 
 	(void)o;
 
-	fputs("schema,row,label,workload,load_session,run_type,runs", f);
+	fputs("schema,row,label,workload,load_session,run_type,runs,invalid_runs", f);
 	for (size_t m = 0; m < REPORT_NMETRICS; m++)
 		for (size_t i = 0; i < REPORT_NSUMMARY; i++)
 			fprintf(f, ",%s_%s", report_metrics[m], report_summary_fields[i]);
@@ -57,7 +57,7 @@ static void print_csv(FILE *f, const struct report *r, const struct report_opts 
 			const struct cell *c = report_cell(r, g, t);
 			char runs[24];
 
-			if (!c->n)
+			if (!c->n && !c->invalid)
 				continue;
 			snprintf(runs, sizeof(runs), "%zu", c->n);
 			csv_str(f, REPORT_SCHEMA, 1);
@@ -67,6 +67,7 @@ static void print_csv(FILE *f, const struct report *r, const struct report_opts 
 			csv_str(f, row->load_session ? "1" : "0", 0);
 			csv_str(f, r->types[t], 0);
 			csv_str(f, runs, 0);
+			fprintf(f, ",%zu", c->invalid);
 			for (size_t m = 0; m < REPORT_NMETRICS; m++) {
 				report_summary_values(report_metric(c, m), v);
 				for (size_t i = 0; i < REPORT_NSUMMARY; i++)

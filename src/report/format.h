@@ -147,6 +147,15 @@ void report_header(struct report_out *o, const struct report *r);
 void report_splits(struct report_out *o, const struct report *r);
 void report_differences(struct report_out *o, const struct report *r);
 
+/* Under run type t's table (leftout.c): each row's invalid runs of t
+ * ("ROW rounds 1, 3 left out: REASON", a line per reason) and what the
+ * loads of its valid runs met ("ROW round 2: NOTE").  After the tables:
+ * the invalid runs of the labels shown that no table names (a run type
+ * without a valid run, a configuration without a row). */
+void report_left_out(struct report_out *o, const struct report *r, size_t t);
+void report_left_out_elsewhere(struct report_out *o, const struct report *r,
+			       const struct report_opts *opts);
+
 /* Run type t's table as text (text.c), as markdown (markdown.c; report
  * --delays too): a row per row with valid runs of t. */
 void report_text_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);

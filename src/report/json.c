@@ -41,7 +41,7 @@ static void json_cell(FILE *f, const struct report *r, size_t g, size_t t)
 
 	fputs("        {\"run_type\": ", f);
 	json_str(f, r->types[t]);
-	fprintf(f, ", \"runs\": %zu,\n", c->n);
+	fprintf(f, ", \"runs\": %zu, \"invalid_runs\": %zu,\n", c->n, c->invalid);
 	for (size_t m = 0; m < REPORT_NMETRICS; m++) {
 		report_summary_values(report_metric(c, m), v);
 		fprintf(f, "         \"%s\": {", report_metrics[m]);
@@ -127,7 +127,7 @@ static void print_json(FILE *f, const struct report *r, const struct report_opts
 		}
 		fputs("],\n     \"cells\": [", f);
 		for (size_t t = 0; t < r->ntypes; t++) {
-			if (!report_cell(r, g, t)->n)
+			if (!report_cell(r, g, t)->n && !report_cell(r, g, t)->invalid)
 				continue;
 			fputs(first ? "\n" : ",\n", f);
 			first = 0;

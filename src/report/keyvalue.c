@@ -28,6 +28,7 @@ static void cell_lines(FILE *f, const struct report *r, size_t g, size_t t, cons
 
 	if (o->stats)
 		keyvalue_line(f, &k, "runs", "", (double)c->n);
+	keyvalue_line(f, &k, "invalid_runs", "", (double)c->invalid);
 	for (size_t m = 0; m < REPORT_NMETRICS; m++) {
 		const struct summary *s = report_metric(c, m);
 
@@ -64,7 +65,7 @@ static void print_keyvalue(FILE *f, const struct report *r, const struct report_
 		char *row = r->nrows > 1 ? report_key_name(r->rows[g].name) : xstrdup("");
 
 		for (size_t t = 0; t < r->ntypes; t++)
-			if (report_cell(r, g, t)->n)
+			if (report_cell(r, g, t)->n || report_cell(r, g, t)->invalid)
 				cell_lines(f, r, g, t, row, o);
 		free(row);
 	}

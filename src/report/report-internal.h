@@ -30,6 +30,13 @@ static inline int has(char *const *v, size_t n, const char *s)
 	return 0;
 }
 
+/* Whether name is one of list's comma-separated names (report.c). */
+int report_in_list(const char *list, const char *name);
+
+/* The invalid runs of every cell shown, in its `invalid`; a cell of
+ * invalid runs only untested (leftout.c). */
+void report_count_left_out(struct report *r);
+
 /* s = s + formatted */
 void report_append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* keys[] += key (not copied), unless it is there already. */

@@ -517,8 +517,7 @@ static void keep_rows(struct report *r, const struct report_opts *o)
 	r->nrows = k;
 }
 
-/* Whether name is one of list's comma-separated names. */
-static int in_list(const char *list, const char *name)
+int report_in_list(const char *list, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -572,7 +571,7 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 	free(all);
 	k = 0;
 	for (size_t t = 0; t < r->ntypes; t++)
-		if (in_list(o->types, r->types[t]))
+		if (report_in_list(o->types, r->types[t]))
 			r->types[k++] = r->types[t];
 	r->ntypes = k;
 	return 0;
@@ -640,6 +639,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 		}
 	}
 	significance(st, r);
+	report_count_left_out(r);
 	return 0;
 }
 

@@ -50,6 +50,7 @@ struct sigtest {
 /* A row's figures in one run type's table. */
 struct cell {
 	size_t n;                              /* valid runs; 0: not in this table */
+	size_t invalid;                        /* invalid runs of the row and type (leftout.c) */
 	struct summary time, cpu, loads, lcpu; /* per run: seconds, %, units, % */
 	double time_ci;                        /* half-width of the mean Time's CI */
 	double ratio, ratio_lo, ratio_hi;      /* NaN when there is none */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tables.c - the report's tables, for text and markdown: the columns, every
- * run type's table in suite order, and the notes under them (the legend of
- * the '*', whose noload the Ratios divide by, each row's noise, the checks,
- * the splits and the differences). */
+ * run type's table in suite order with what it leaves out (leftout.c), and
+ * the notes under them (the legend of the '*', whose noload the Ratios
+ * divide by, each row's noise, the checks, the splits and the differences). */
 #include "config.h"
 
 #include <math.h>
@@ -227,9 +227,6 @@ static void table_build(const struct report *r, const struct report_opts *o, siz
  * measured memory bandwidth. */
 static void print_paging(struct report_out *o, const struct report *r, size_t t)
 {
-	int gap = o->gap;
-
-	o->gap = 0;	/* set off from the table; the notes below keep their own */
 	for (size_t g = 0; g < r->nrows; g++) {
 		const struct cell *c = report_cell(r, g, t);
 		size_t count;
@@ -248,7 +245,6 @@ static void print_paging(struct report_out *o, const struct report *r, size_t t)
 		     "no swap: mem_load did not page" : "mem_load did not page (no page swapped out)");
 		free(swap);
 	}
-	o->gap = gap;
 }
 
 void report_tables(FILE *f, const struct report *r, const struct report_opts *opts,
@@ -266,6 +262,7 @@ void report_tables(FILE *f, const struct report *r, const struct report_opts *op
 		report_header(&o, r);
 	for (size_t t = 0; t < r->ntypes; t++) {
 		struct report_table tb;
+		int gap = o.gap;
 
 		if (t)
 			fputc('\n', f);
@@ -275,9 +272,13 @@ void report_tables(FILE *f, const struct report *r, const struct report_opts *op
 		free(tb.mark);
 		if (lat)
 			latency_p99_line(f, &l, t, opts->format == REPORT_MARKDOWN, MAIL_WIDTH);
+		o.gap = 0;	/* set off from the table; the notes below keep their own */
+		report_left_out(&o, r, t);
 		if (!strcmp(r->types[t], "mem_load"))
 			print_paging(&o, r, t);
+		o.gap = gap;
 	}
+	report_left_out_elsewhere(&o, r, opts);
 	print_legend(&o, r);
 	if (opts->stats && r->compared)
 		report_note(&o, "Change: mean Time against %s's (+ slower, - faster); Min, Max: "

@@ -134,6 +134,8 @@ void run_to_record(const struct run *run, struct record *r)
 	record_set_i64(r, "valid", run->valid);
 	if (!run->valid)
 		record_set(r, "reason", run->reason ? run->reason : "unknown");
+	if (run->note)
+		record_set(r, RUN_NOTE_KEY, run->note);
 	record_set_i64(r, "elapsed_ns", run->elapsed_ns);
 	record_set_i64(r, "user_ns", run->user_ns);
 	record_set_i64(r, "sys_ns", run->sys_ns);
@@ -280,11 +282,12 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 	run->workload = dup_field(r, "workload");
 	run->flush = dup_field(r, "flush");
 	run->reason = dup_field(r, "reason");
+	run->note = dup_field(r, RUN_NOTE_KEY);
 	for (size_t i = 0; i < r->n; i++) {
 		const char *key = r->kv[i].key;
 
 		if (!strncmp(key, RUN_PARAM_PREFIX, strlen(RUN_PARAM_PREFIX)) &&
-		    key[strlen(RUN_PARAM_PREFIX)])
+		    key[strlen(RUN_PARAM_PREFIX)] && strcmp(key, RUN_NOTE_KEY))
 			record_set(&run->params, key + strlen(RUN_PARAM_PREFIX), r->kv[i].val);
 	}
 	if (delays_from_record(r, run, why, len) || probe_from_record(r, &pf, why, len)) {
@@ -307,6 +310,7 @@ void run_free(struct run *run)
 	free(run->workload);
 	free(run->flush);
 	free(run->reason);
+	free(run->note);
 	record_free(&run->params);
 	free(run->probe);
 	free(run->host);

@@ -46,6 +46,8 @@ struct run {
 	char *workload;  /* workload identity */
 	char *flush;     /* drop_caches, fadvise or none */
 	char *reason;    /* why it is invalid, or NULL */
+	char *note;      /* what the load met in a valid run (starved, memory at
+	                  * its floor, a full disk), or NULL; load.note= */
 	int round;
 	int valid;
 	int64_t elapsed_ns, user_ns, sys_ns;
@@ -92,6 +94,8 @@ struct run {
 };
 
 #define RUN_PARAM_PREFIX "load."
+/* The key of run.note: under the prefix, but not a size of the load. */
+#define RUN_NOTE_KEY RUN_PARAM_PREFIX "note"
 
 /* Zero, with the system figures absent. */
 void run_init(struct run *run);

@@ -100,6 +100,20 @@ static void invalid(struct run *run, const char *fmt, ...)
 	run->reason = xstrdup(buf);
 }
 
+/* What the load met that leaves the run valid (load.note=): the first. */
+static void note(struct run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (run->note)
+		return;
+	va_start(ap, fmt);
+	run->note = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
 /* What the build's Time covers opens when its clock starts (after the log
  * is opened, which can take a while): the load's work, CPU and I/O, and
  * the probe's window. */
@@ -146,6 +160,8 @@ static int timed_build(struct harness *h, struct loadset *ls, struct probe *pr,
 		run->load_cpu_ns = loadset_cpu_ns(ls);
 		run->work = loadset_work(ls) - win.w0;
 		loadset_io(ls, &run->io);
+		if (loadset_note(ls, why, sizeof(why)))
+			note(run, "%s", why);
 	}
 	if (pr)
 		probe_end(pr);
@@ -305,8 +321,10 @@ stop:
 		phase(h, "stopping the load", NULL, 0);
 		if (loadset_stop(ls, why, sizeof(why)))
 			invalid(run, "%s", why);
-		if (run->valid && run->work <= 0)
-			invalid(run, "%s did no work during the timed run", c->ops->name);
+		/* every process alive and no work: starved, what contest shows */
+		if (run->valid && run->work <= 0 && !run->note)
+			note(run, "%s did no work during the timed build (starved, every process "
+			     "alive)", c->ops->name);
 	}
 cleanup:
 	if (c && c->ops->cleanup)

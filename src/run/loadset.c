@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 struct load_proc {
 	_Atomic uint64_t work;	/* bits of a double: units done */
 	char why[512];		/* set by load_fail() */
+	char note[512];		/* set by load_note() */
 };
 
 struct proc_state {
@@ -100,6 +102,30 @@ int load_fail(struct load_ctx *c, const char *fmt, ...)
 	return -1;
 }
 
+int load_note(struct load_ctx *c, const char *fmt, ...)
+{
+	sigset_t term, old;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->self->note, sizeof(c->self->note), fmt, ap);
+	va_end(ap);
+	load_ready(c);
+	/* SIGTERM blocked between the look at the flag and the wait */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	while (!load_stopping())
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
+
+int load_disk_full(int err)
+{
+	return err == ENOSPC || err == EDQUOT;
+}
+
 /* ---- in the harness ------------------------------------------------------ */
 
 void load_param_text(struct record *r, const char *name, const char *text)
@@ -147,6 +173,22 @@ static void describe_death(struct loadset *ls, unsigned i, char *why, size_t len
 	else
 		snprintf(why, len, "%s process %u (pid %d) died: %s", ls->c->ops->name, i,
 			 (int)ls->ps[i].pid, how);
+}
+
+int loadset_note(const struct loadset *ls, char *buf, size_t len)
+{
+	for (unsigned i = 0; i < ls->n; i++) {
+		char note[sizeof(ls->shm[i].note)];
+
+		/* a copy whole: the process may be writing it now */
+		memcpy(note, ls->shm[i].note, sizeof(note));
+		note[sizeof(note) - 1] = '\0';
+		if (note[0]) {
+			snprintf(buf, len, "%s process %u: %s", ls->c->ops->name, i, note);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int loadset_check(struct loadset *ls, char *why, size_t len)

@@ -37,6 +37,9 @@ int64_t loadset_cpu_ns(const struct loadset *ls);
 pid_t *loadset_pids(const struct loadset *ls, size_t *n);
 /* 0 while every process lives; else -1 with what happened in why. */
 int loadset_check(struct loadset *ls, char *why, size_t len);
+/* 1 with what a process met (load_note(): "NAME process I: TEXT") in buf,
+ * the first process's that met something; else 0. */
+int loadset_note(const struct loadset *ls, char *buf, size_t len);
 /* Stop (SIGTERM, grace, SIGKILL), reap with wait4 and free.  Returns 0,
  * or -1 with why when a process failed. */
 int loadset_stop(struct loadset *ls, char *why, size_t len);

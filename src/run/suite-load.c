@@ -72,7 +72,7 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 	t0 = mono_ns();
 	while (!proc_interrupted() && mono_ns() - t0 < (int64_t)(s->cfg->seconds * NS_PER_SEC)) {
 		if (loadset_check(ls, why, sizeof(why)) || (pr && probe_check(pr, why, sizeof(why))) ||
-		    proc_pause(NS_PER_SEC / 10))
+		    loadset_note(ls, why, sizeof(why)) || proc_pause(NS_PER_SEC / 10))
 			break;
 	}
 	if (pr)
@@ -83,8 +83,11 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 	run_init(&dr);
 	delays_close(dl, 0, &dr);
 	elapsed = mono_ns() - t0;
+	/* what the load met (a full disk) ends it here too: its rate would be
+	 * that of a load that stopped */
 	if (loadset_check(ls, why, sizeof(why)) == 0 &&
-	    (!pr || probe_check(pr, why, sizeof(why)) == 0))
+	    (!pr || probe_check(pr, why, sizeof(why)) == 0) &&
+	    loadset_note(ls, why, sizeof(why)) == 0)
 		why[0] = '\0';
 	if (pr && probe_stop(pr, pst, &probe_cpu, why[0] ? NULL : why, sizeof(why)) && !why[0])
 		why[0] = '?';

@@ -277,9 +277,12 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 			      (long long)run->build_majflt, (long long)run->majflt,
 			      (long long)run->pswpin, (long long)run->pswpout,
 			      run->pswpout || swap ? "" : " (no swap: mem_load did not page)");
-	snprintf(line + n, sizeof(line) - (size_t)n, "%s%s%s", run->elapsed_ns ? "," : "",
-		 run->valid ? " valid" : " INVALID: ", run->valid ? "" : run->reason);
-	if (run->valid)
+	snprintf(line + n, sizeof(line) - (size_t)n, "%s%s%s%s", run->elapsed_ns ? "," : "",
+		 run->valid ? " valid" : " INVALID: ", run->valid ? "" : run->reason,
+		 run->valid && run->note ? "; the load met: " : "");
+	if (run->valid && run->note)
+		msg("%s%s", line, run->note);	/* --quiet shows it too: a result to read */
+	else if (run->valid)
 		info("%s", line);
 	else
 		msg("%s", line);	/* --quiet shows it too */
