@@ -3,7 +3,8 @@
 # mutants.sh - can the tests see a real bug?  Each mutation below plants one
 # deliberate bug (a stop signal ignored, LCPU% with the load's teardown, a torn
 # record, no lock, a wrong Ratio divisor, Welch's t with the wrong sign, a
-# load doing no work, a probe window that never opens, ...) in a copy of the
+# load doing no work, a probe window that never opens, a noload's CPU% set
+# beside every run's, ...) in a copy of the
 # tree, builds it, and runs the tests that should catch it (not the whole
 # suite).  A mutation is "killed" when one of its tests fails, "survived"
 # when all pass: a survivor is a hole in the tests.
@@ -38,7 +39,8 @@ probe-window	src/run/probe.c	tests/unit-probe tests/t4009-load-probe.sh	atomic_s
 mem-floor-ignored	loads/mem.c	tests/t5005-fault-memory.sh	return *left < floor ? 2 : 0;	return 0;
 mem-host-sized	src/run/suite.c	tests/t4006-load-mem.sh	e->mem_available = mem_available_bytes();	e->mem_available = meminfo_bytes("MemAvailable");
 chmod-follows	src/lib/fsutil.c	tests/unit-fsutil	st.st_mode | S_IRWXU, AT_SYMLINK_NOFOLLOW);	st.st_mode | S_IRWXU, 0);
-walk-crosses-mounts	src/lib/fsutil.c	tests/unit-fsutil	if (st.st_dev != dev || !(S_ISDIR	if (st.st_dev == 0 || !(S_ISDIR'
+walk-crosses-mounts	src/lib/fsutil.c	tests/unit-fsutil	if (st.st_dev != dev || !(S_ISDIR	if (st.st_dev == 0 || !(S_ISDIR
+cpu-all-runs	src/report/checks.c	tests/t3012-report-checks.sh	report_row_has(g, &st->runs[i]) && is_noload(&st->runs[i]))	report_row_has(g, &st->runs[i]))'
 
 keep=
 [ "${1:-}" = -k ] && { keep=yes; shift; }
