@@ -176,6 +176,120 @@ int welch_test(const struct summary *a, const struct summary *b, struct welch *w
 	return 0;
 }
 
+/* ---- the power of Welch's test ------------------------------------------- */
+
+/* Nodes per variance (odd: Simpson's rule), and the critical values
+ * tabulated over the degrees of freedom the test can take. */
+#define POWER_NODES 121
+#define POWER_DFS 129
+
+/* P(Z > x), Z standard normal. */
+static double normal_upper(double x)
+{
+	return erfc(x / M_SQRT2) / 2;
+}
+
+/* Nodes x[] and weights w[] (summing to 1) of E g(X), X chi-square with nu
+ * degrees of freedom: Simpson's rule over z = log X, whose density is
+ * smooth and single-peaked; the range leaves out less than 1e-6 at either
+ * end. */
+static void chisq_nodes(double nu, double *x, double *w)
+{
+	double lo = log(nu) - fmax(28 / nu, 8 * sqrt(2 / nu));
+	double hi = log(nu + 10 * sqrt(2 * nu) + 40);
+	double h = (hi - lo) / (POWER_NODES - 1), sum = 0;
+
+	for (int i = 0; i < POWER_NODES; i++) {
+		double z = lo + i * h;
+
+		x[i] = exp(z);
+		/* the density of log X, x^(nu/2) e^(-x/2), over its value at the mode */
+		w[i] = (i == 0 || i == POWER_NODES - 1 ? 1 : i % 2 ? 4 : 2) *
+		       exp(nu / 2 * (z - log(nu)) - (x[i] - nu) / 2);
+		sum += w[i];
+	}
+	for (int i = 0; i < POWER_NODES; i++)
+		w[i] /= sum;
+}
+
+/* The test's rejections, as the samples' spread varies: node (i, j) of the
+ * two variances has weight w and rejects when |D| > k, D the difference of
+ * means over its true standard error. */
+struct power_grid {
+	double w[POWER_NODES * POWER_NODES];
+	double k[POWER_NODES * POWER_NODES];
+};
+
+/* ra, rb: each side's share of the variance of the difference of means
+ * (summing to 1); na, nb: the sizes. */
+static void power_grid(struct power_grid *g, double ra, double rb, size_t na, size_t nb,
+		       double alpha)
+{
+	double nua = (double)(na - 1), nub = (double)(nb - 1);
+	double xa[POWER_NODES], wa[POWER_NODES], xb[POWER_NODES], wb[POWER_NODES];
+	/* the critical value's log, linear in 1 / df between the least and
+	 * the most degrees of freedom Welch's formula gives */
+	double ulo = 1 / (nua + nub), uhi = 1 / fmin(nua, nub), logc[POWER_DFS];
+	double step = (uhi - ulo) / (POWER_DFS - 1);
+
+	for (int i = 0; i < POWER_DFS; i++)
+		logc[i] = log(t_quantile(1 - alpha / 2, 1 / (ulo + i * step)));
+	chisq_nodes(nua, xa, wa);
+	chisq_nodes(nub, xb, wb);
+	for (int i = 0; i < POWER_NODES; i++) {
+		for (int j = 0; j < POWER_NODES; j++) {
+			double va = ra * xa[i] / nua, vb = rb * xb[j] / nub, v = va + vb;
+			/* where 1 / df falls in the table, kept inside against rounding */
+			double at = (va * va / nua + vb * vb / nub) / (v * v);
+			int cell;
+
+			at = fmin(fmax((at - ulo) / step, 0), POWER_DFS - 1);
+			cell = at < POWER_DFS - 1 ? (int)at : POWER_DFS - 2;
+			g->w[i * POWER_NODES + j] = wa[i] * wb[j];
+			g->k[i * POWER_NODES + j] =
+				sqrt(v) * exp(logc[cell] + (at - cell) * (logc[cell + 1] - logc[cell]));
+		}
+	}
+}
+
+/* The test's power against a true difference of d standard errors. */
+static double power_at(const struct power_grid *g, double d)
+{
+	double p = 0;
+
+	for (size_t i = 0; i < POWER_NODES * POWER_NODES; i++)
+		p += g->w[i] * (normal_upper(g->k[i] - d) + normal_upper(g->k[i] + d));
+	return p;
+}
+
+double welch_detectable(const struct summary *a, const struct summary *b, double alpha,
+			double power)
+{
+	struct power_grid *g;
+	double va, vb, lo = 0, hi = 1;
+
+	if (a->n < 2 || b->n < 2 || !(alpha > 0 && alpha < power && power < 1))
+		return NAN;
+	va = mean_var(a);
+	vb = mean_var(b);
+	if (!(va + vb > 0))
+		return NAN; /* no spread on either side: no test */
+	g = xcalloc(1, sizeof(*g));
+	power_grid(g, va / (va + vb), vb / (va + vb), a->n, b->n, alpha);
+	while (power_at(g, hi) < power && hi < 1e6)
+		hi *= 2;
+	while (hi - lo > 1e-6 * hi) {
+		double mid = lo + (hi - lo) / 2;
+
+		if (power_at(g, mid) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	free(g);
+	return (lo + (hi - lo) / 2) * sqrt(va + vb);
+}
+
 struct ranked {
 	double p;
 	size_t i;
