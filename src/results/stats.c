@@ -180,7 +180,7 @@ int welch_test(const struct summary *a, const struct summary *b, struct welch *w
 
 /* Nodes per variance (odd: Simpson's rule), and the critical values
  * tabulated over the degrees of freedom the test can take. */
-#define POWER_NODES 121
+#define POWER_NODES 81
 #define POWER_DFS 129
 
 /* P(Z > x), Z standard normal. */
@@ -191,11 +191,11 @@ static double normal_upper(double x)
 
 /* Nodes x[] and weights w[] (summing to 1) of E g(X), X chi-square with nu
  * degrees of freedom: Simpson's rule over z = log X, whose density is
- * smooth and single-peaked; the range leaves out less than 1e-6 at either
+ * smooth and single-peaked; the range leaves out less than 1e-4 at either
  * end. */
 static void chisq_nodes(double nu, double *x, double *w)
 {
-	double lo = log(nu) - fmax(28 / nu, 8 * sqrt(2 / nu));
+	double lo = log(nu) - fmax(20 / nu, 8 * sqrt(2 / nu));
 	double hi = log(nu + 10 * sqrt(2 * nu) + 40);
 	double h = (hi - lo) / (POWER_NODES - 1), sum = 0;
 
@@ -212,10 +212,12 @@ static void chisq_nodes(double nu, double *x, double *w)
 		w[i] /= sum;
 }
 
-/* The test's rejections, as the samples' spread varies: node (i, j) of the
- * two variances has weight w and rejects when |D| > k, D the difference of
- * means over its true standard error. */
+/* The test's rejections, as the samples' spread varies: node i of the two
+ * variances has weight w[i] and rejects when |D| > k[i], D the difference
+ * of means over its true standard error; the n nodes of weight over 1e-12
+ * (they leave out less than 1e-7 of it, and most of the grid). */
 struct power_grid {
+	size_t n;
 	double w[POWER_NODES * POWER_NODES];
 	double k[POWER_NODES * POWER_NODES];
 };
@@ -243,22 +245,30 @@ static void power_grid(struct power_grid *g, double ra, double rb, size_t na, si
 			double at = (va * va / nua + vb * vb / nub) / (v * v);
 			int cell;
 
+			if (wa[i] * wb[j] <= 1e-12)
+				continue;
 			at = fmin(fmax((at - ulo) / step, 0), POWER_DFS - 1);
 			cell = at < POWER_DFS - 1 ? (int)at : POWER_DFS - 2;
-			g->w[i * POWER_NODES + j] = wa[i] * wb[j];
-			g->k[i * POWER_NODES + j] =
+			g->w[g->n] = wa[i] * wb[j];
+			g->k[g->n++] =
 				sqrt(v) * exp(logc[cell] + (at - cell) * (logc[cell + 1] - logc[cell]));
 		}
 	}
 }
 
-/* The test's power against a true difference of d standard errors. */
-static double power_at(const struct power_grid *g, double d)
+/* The test's power against a true difference of d standard errors, and
+ * its slope in d. */
+static double power_at(const struct power_grid *g, double d, double *slope)
 {
-	double p = 0;
+	double p = 0, s = 0;
 
-	for (size_t i = 0; i < POWER_NODES * POWER_NODES; i++)
-		p += g->w[i] * (normal_upper(g->k[i] - d) + normal_upper(g->k[i] + d));
+	for (size_t i = 0; i < g->n; i++) {
+		double lo = g->k[i] - d, hi = g->k[i] + d;
+
+		p += g->w[i] * (normal_upper(lo) + normal_upper(hi));
+		s += g->w[i] * (exp(-lo * lo / 2) - exp(-hi * hi / 2));
+	}
+	*slope = s / sqrt(2 * M_PI);
 	return p;
 }
 
@@ -266,7 +276,7 @@ double welch_detectable(const struct summary *a, const struct summary *b, double
 			double power)
 {
 	struct power_grid *g;
-	double va, vb, lo = 0, hi = 1;
+	double va, vb, lo = 0, hi = 1, d, p, slope;
 
 	if (a->n < 2 || b->n < 2 || !(alpha > 0 && alpha < power && power < 1))
 		return NAN;
@@ -276,18 +286,27 @@ double welch_detectable(const struct summary *a, const struct summary *b, double
 		return NAN; /* no spread on either side: no test */
 	g = xcalloc(1, sizeof(*g));
 	power_grid(g, va / (va + vb), vb / (va + vb), a->n, b->n, alpha);
-	while (power_at(g, hi) < power && hi < 1e6)
+	while (power_at(g, hi, &slope) < power && hi < 1e6)
 		hi *= 2;
-	while (hi - lo > 1e-6 * hi) {
-		double mid = lo + (hi - lo) / 2;
+	/* Newton's steps, kept inside the bracket [lo, hi] by halving it */
+	d = lo + (hi - lo) / 2;
+	for (int i = 0; i < 200; i++) {
+		double next;
 
-		if (power_at(g, mid) < power)
-			lo = mid;
+		p = power_at(g, d, &slope);
+		if (p < power)
+			lo = d;
 		else
-			hi = mid;
+			hi = d;
+		next = d - (p - power) / slope;
+		if (!(next > lo && next < hi))
+			next = lo + (hi - lo) / 2;
+		if (fabs(next - d) <= 1e-7 * d)
+			break;
+		d = next;
 	}
 	free(g);
-	return (lo + (hi - lo) / 2) * sqrt(va + vb);
+	return d * sqrt(va + vb);
 }
 
 struct ranked {
