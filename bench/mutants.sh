@@ -4,7 +4,7 @@
 # deliberate bug (a stop signal ignored, LCPU% with the load's teardown, a torn
 # record, no lock, a wrong Ratio divisor, Welch's t with the wrong sign, a
 # load doing no work, a probe window that never opens, a noload's CPU% set
-# beside every run's, ...) in a copy of the
+# beside every run's, a detectable change 20% off, ...) in a copy of the
 # tree, builds it, and runs the tests that should catch it (not the whole
 # suite).  A mutation is "killed" when one of its tests fails, "survived"
 # when all pass: a survivor is a hole in the tests.
@@ -40,7 +40,9 @@ mem-floor-ignored	loads/mem.c	tests/t5005-fault-memory.sh	return *left < floor ?
 mem-host-sized	src/run/suite.c	tests/t4006-load-mem.sh	e->mem_available = mem_available_bytes();	e->mem_available = meminfo_bytes("MemAvailable");
 chmod-follows	src/lib/fsutil.c	tests/unit-fsutil	st.st_mode | S_IRWXU, AT_SYMLINK_NOFOLLOW);	st.st_mode | S_IRWXU, 0);
 walk-crosses-mounts	src/lib/fsutil.c	tests/unit-fsutil	if (st.st_dev != dev || !(S_ISDIR	if (st.st_dev == 0 || !(S_ISDIR
-cpu-all-runs	src/report/checks.c	tests/t3012-report-checks.sh	report_row_has(g, &st->runs[i]) && is_noload(&st->runs[i]))	report_row_has(g, &st->runs[i]))'
+cpu-all-runs	src/report/checks.c	tests/t3012-report-checks.sh	report_row_has(g, &st->runs[i]) && is_noload(&st->runs[i]))	report_row_has(g, &st->runs[i]))
+detectable-factor	src/results/stats.c	tests/unit-stats	return d * sqrt(va + vb);	return d * sqrt(va + vb) * 1.2;
+detectable-alpha	src/report/report.c	tests/t3003-report-stats.sh	r->alpha / (double)m,	r->alpha,'
 
 keep=
 [ "${1:-}" = -k ] && { keep=yes; shift; }

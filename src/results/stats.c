@@ -241,17 +241,18 @@ static void power_grid(struct power_grid *g, double ra, double rb, size_t na, si
 	for (int i = 0; i < POWER_NODES; i++) {
 		for (int j = 0; j < POWER_NODES; j++) {
 			double va = ra * xa[i] / nua, vb = rb * xb[j] / nub, v = va + vb;
-			/* where 1 / df falls in the table, kept inside against rounding */
-			double at = (va * va / nua + vb * vb / nub) / (v * v);
+			/* 1 / df, and where it falls in the table (kept inside
+			 * against rounding) */
+			double u = (va * va / nua + vb * vb / nub) / (v * v), at, logc_u;
 			int cell;
 
 			if (wa[i] * wb[j] <= 1e-12)
 				continue;
-			at = fmin(fmax((at - ulo) / step, 0), POWER_DFS - 1);
+			at = fmin(fmax((u - ulo) / step, 0), POWER_DFS - 1);
 			cell = at < POWER_DFS - 1 ? (int)at : POWER_DFS - 2;
+			logc_u = logc[cell] + (at - cell) * (logc[cell + 1] - logc[cell]);
 			g->w[g->n] = wa[i] * wb[j];
-			g->k[g->n++] =
-				sqrt(v) * exp(logc[cell] + (at - cell) * (logc[cell + 1] - logc[cell]));
+			g->k[g->n++] = sqrt(v) * exp(logc_u);
 		}
 	}
 }
