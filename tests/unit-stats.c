@@ -330,7 +330,8 @@ static void test_detectable(void)
 		ok(fabs(share - 0.8) <= 0.03, "power 0.8, %s: 77%%-83%% of trials find it", cases[i].what);
 	}
 	a = (struct summary){ .n = 3, .mean = 100, .sd = 3 };
-	b = (struct summary){ .n = 1, .mean = 100, .sd = NAN };
+	/* a spread given with it, which summarise() would not: no figure still */
+	b = (struct summary){ .n = 1, .mean = 100, .sd = 3 };
 	ok(isnan(welch_detectable(&a, &b, 0.05, 0.8)), "one value on a side: no figure");
 	b = (struct summary){ .n = 3, .mean = 100, .sd = 0 };
 	ok(welch_detectable(&a, &b, 0.05, 0.8) > 0, "one side without spread: a figure");
