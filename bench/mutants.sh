@@ -6,7 +6,8 @@
 # load doing no work, a starved load's run or a full disk made invalid, a
 # probe window that never opens, a load that strays from its command:
 # io_load with O_DIRECT, a ctar sorting names, a list_load without
-# lgetxattr, an xtar without fchown, ...) in a copy of the tree, builds it,
+# lgetxattr, an xtar without fchown; a noload's CPU% set beside every
+# run's, a detectable change 20% off, ...) in a copy of the tree, builds it,
 # and runs the tests that should catch it (not the whole suite).  A
 # mutation is "killed" when one of its tests fails, "survived"
 # when all pass: a survivor is a hole in the tests.
@@ -47,7 +48,10 @@ walk-crosses-mounts	src/lib/fsutil.c	tests/unit-fsutil	if (st.st_dev != dev || !
 io-odirect	loads/io.c	tests/t4010-load-syscalls.sh	O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);	O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_DIRECT, 0600);
 ctar-sorted	src/lib/tar-write.c	tests/t4010-load-syscalls.sh	*count = n;	*count = n; for (size_t a = 1; a < n; a++) for (size_t b = a; b && strcmp((*names)[b - 1], (*names)[b]) > 0; b--) { char *s = (*names)[b]; (*names)[b] = (*names)[b - 1]; (*names)[b - 1] = s; }
 list-no-lgetxattr	loads/list.c	tests/t4010-load-syscalls.sh	context = ask_xattr(0, p,	context = 0 && ask_xattr(0, p,
-xtar-no-fchown	src/lib/tar-extract.c	tests/t4010-load-syscalls.sh tests/t4001-tar-gnu.sh	x.same_owner = geteuid() == 0;	x.same_owner = 0;'
+xtar-no-fchown	src/lib/tar-extract.c	tests/t4010-load-syscalls.sh tests/t4001-tar-gnu.sh	x.same_owner = geteuid() == 0;	x.same_owner = 0;
+cpu-all-runs	src/report/checks.c	tests/t3012-report-checks.sh	report_row_has(g, &st->runs[i]) && is_noload(&st->runs[i]))	report_row_has(g, &st->runs[i]))
+detectable-factor	src/results/stats.c	tests/unit-stats	return d * sqrt(va + vb);	return d * sqrt(va + vb) * 1.2;
+detectable-alpha	src/report/report.c	tests/t3003-report-stats.sh	r->alpha / (double)m,	r->alpha,'
 
 keep=
 [ "${1:-}" = -k ] && { keep=yes; shift; }

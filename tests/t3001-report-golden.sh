@@ -74,6 +74,14 @@ ok "runs with spread: the legend of the test" \
 	grep -qx "\* differs from 2.4.18 (Welch's t-test, Holm-adjusted p < 0.05)" own
 ok "io_load: 165.9 s against 474.1 s, starred" grep -q "^2.5.47  *\[3\]  165.9\* " own
 ok "read_load: 103.4 s against 102.3 s, within the noise" grep -q "^2.5.47  *\[3\]  103.4  " own
+# and how large a change each test could have found: nine run types, wrapped
+# for a mail under the legend, a run type's figure never cut
+awk '/^smallest detectable change: / { on = 1; print; next } on && /^  / { print; next } { on = 0 }' \
+	own >detectable
+ok_eq "the smallest detectable change: every run type, on 3 lines" \
+	"$(wc -l <detectable | tr -d ' '):$(tr '\n' ' ' <detectable | sed 's/^smallest detectable change://' |
+	   tr ',' '\n' | grep -c '^ *[a-z_]* [0-9]*\.[0-9]%  *$\|^ *[a-z_]* [0-9]*\.[0-9]%$')" "3:9"
+ok "its lines within a mail's 72 columns" sh -c "! grep -q '.\{73\}' detectable"
 # the same figures typed in as means (tests/data/lkml-2002): identical runs,
 # no spread, no test
 "$CONTEST" report -d "$data/lkml-2002" 2.4.18 2.5.47 >own 2>err

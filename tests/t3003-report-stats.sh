@@ -32,6 +32,15 @@ ok "one run: no sd, no interval, no star (160 / 152: +5.3%)" grep -qx \
 	"one                     \[1\]  160.0     -    60     12     40   1.60          -  +5.3%  160.0  160.0" out
 ok "a note says what Change is" grep -qx \
 	"Change: mean Time against base's (+ slower, - faster); Min, Max: of the runs' Times" out
+# the figures themselves are unit-stats' (samples drawn that far apart are
+# found 80% of the time); here: one line per row tested, in per cent of
+# base's mean Time, named by run type, the row named as two were compared,
+# wrapped at a mail's 72 columns
+ok_eq "the smallest detectable change of new's Times, under the legend" \
+	"$(grep -A1 '^smallest detectable change, new: ' out)" \
+	"smallest detectable change, new: noload 5.2%, process_load 2.7%,
+  io_load 2.7%"
+ok "and none for one, never tested (one run)" sh -c '! grep -q "^smallest detectable change, one" out'
 ok "at most 100 columns, but for the environment's differences" \
 	sh -c "sed '/^Measured differently/,\$d' out | grep -q '.\{101\}'; test \$? = 1"
 ok "no tabs" sh -c "! grep -q '	' out"
@@ -77,6 +86,9 @@ ok "default table: the 2002 columns, a star after the value" grep -qx \
 	"new                     \[5\]  202.0\*   60     12     40   2.02" out
 ok "default table: the legend, every label tested" grep -qx \
 	"\* differs from base (Welch's t-test, Holm-adjusted p < 0.05)" out
+ok "default table: the smallest detectable change under it, one row tested: not named" \
+	sh -c 'grep -A1 "^\* differs" out | tail -n 1 |
+	       grep -qx "smallest detectable change: noload 5.2%, process_load 2.7%, io_load 2.7%"'
 # process_load's raw p is 0.0794 (R: t.test(extra ~ group, data = sleep));
 # Holm doubles it within new's three run types: 0.159
 "$CONTEST" report -d results --alpha 0.1 base new >out 2>err
@@ -85,6 +97,8 @@ ok "--alpha 0.1: p 0.079 < 0.1, but Holm-adjusted 0.159 is not: no star" \
 "$CONTEST" report -d results --alpha 0.2 base new >out 2>err
 ok "--alpha 0.2: now starred" grep -q "^new  *\[10\]  112.3\* " out
 ok "and the legend says 0.2" grep -q "p < 0.2)$" out
+ok "a laxer alpha: smaller detectable changes (alpha / 3 = 0.067)" sh -c \
+	'grep "^smallest detectable change: " out | awk -F"process_load " "{ exit !(\$2 + 0 < 2.7) }"'
 # the baseline's runs are used whether or not it is listed (it had "fewer
 # than 2 valid runs on a side" with 5 runs of base)
 "$CONTEST" report -d results --baseline base new >out 2>err
@@ -133,7 +147,7 @@ ok "markdown: the legend as a list item" grep -q '^- \\\* differs from base' md
 "$CONTEST" report -d results --format csv base new one >csv 2>err
 ok_eq "csv exits 0" "$?" 0
 ok_eq "csv: a header, then one line per label and run type (3 x 3)" "$(wc -l <csv)" 10
-ok_eq "csv: every line names the schema" "$(grep -c '^contest-report/1,' csv)" 9
+ok_eq "csv: every line names the schema" "$(grep -c '^contest-report/2,' csv)" 9
 ok "csv: the header names the figures" grep -q \
 	"^schema,row,label,workload,load_session,run_type,runs,invalid_runs,time_mean,time_sd," csv
 
@@ -147,11 +161,23 @@ rows = list(csv.reader(open(sys.argv[1])))
 assert len({len(r) for r in rows}) == 1, {len(r) for r in rows}
 d = dict(zip(rows[0], rows[1]))
 assert d["env_cpu_model"] == "Fake CPU, \"quoted\"", d["env_cpu_model"]
+cells = {(r[1], r[5]): dict(zip(rows[0], r)) for r in rows[1:]}
+# Change as the text prints it: 202 / 152 and 112.33 / 110.75 (+32.9%, +1.4%)
+c = cells[("new", "io_load")]
+assert abs(float(c["time_change_pct"]) - (202 / 152 - 1) * 100) < 1e-6, c["time_change_pct"]
+assert abs(float(cells[("new", "process_load")]["time_change_pct"]) - 1.4) < 0.05
+assert cells[("base", "io_load")]["time_change_pct"] == "", "the test base: no Change"
+assert abs(float(cells[("one", "io_load")]["time_change_pct"]) - (160 / 152 - 1) * 100) < 1e-6
+# the detectable change where Time was tested, as the text rounds it
+assert [round(float(cells[("new", t)]["time_detectable_pct"]), 1)
+        for t in ("noload", "process_load", "io_load")] == [5.2, 2.7, 2.7]
+assert cells[("one", "io_load")]["time_detectable_pct"] == "", "one run: no test, no figure"
+assert cells[("base", "io_load")]["time_detectable_pct"] == ""
 ' csv
 	ok "json parses: the schema, five rows, the tests as computed by R" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == "contest-report/1" and d["test_base"] == "base"
+assert d["schema"] == "contest-report/2" and d["test_base"] == "base"
 rows = {r["name"]: r for r in d["rows"]}
 assert sorted(rows) == ["base", "mix (1)", "mix (2)", "new", "one"], sorted(rows)
 cells = {c["run_type"]: c for c in rows["new"]["cells"]}
@@ -172,6 +198,12 @@ assert one["noload"]["system"]["idle"] is None
 assert abs(rows["base"]["noise"]["cv"] - 2.2912878474779164 / 99.9) < 1e-9
 assert rows["new"]["environment"][0]["cmdline"] == "ro\x01quiet"
 assert rows["mix (2)"]["load_session"] is True
+io = cells["io_load"]
+assert abs(io["time_change_pct"] - (202 / 152 - 1) * 100) < 1e-6, io["time_change_pct"]
+assert round(io["time_detectable_pct"], 1) == 2.7, io["time_detectable_pct"]
+base = {c["run_type"]: c for c in rows["base"]["cells"]}
+assert base["io_load"]["time_change_pct"] is None and base["io_load"]["time_detectable_pct"] is None
+assert one["io_load"]["time_detectable_pct"] is None
 ' json
 else
 	skip "python3 is not installed: the csv and json are not parsed"

@@ -63,6 +63,7 @@ for row in rows:
             for f in ("t", "df", "p", "p_holm"):
                 put(k + name + "_" + f, t[f])
             put(k + name + "_significant", 1 if t["significant"] else 0)
+        put(k + "time_s_detectable%", c["time_detectable_pct"])
 missing = sorted(set(want) - set(got))
 extra = sorted(set(got) - set(want))
 assert not missing, "json figures without a line: %r" % missing[:5]

@@ -345,14 +345,14 @@ static void test_escaping(void)
 	record_set(&env, "cmdline", "ro\x01quiet \xff\xc3\xa9");
 	out = report_with(&st, &o, &rc);
 	ok(rc == 0 && strstr(out, ",\"Fake CPU, \"\"quoted\"\"\","), "csv: a comma and quotes quoted");
-	ok(strstr(out, "schema,row,label,") && strstr(out, "\ncontest-report/1,x,x,w,0,noload,2,10.5,"),
+	ok(strstr(out, "schema,row,label,") && strstr(out, "\ncontest-report/2,x,x,w,0,noload,2,10.5,"),
 	   "csv: the schema, then the row's figures");
 	free(out);
 	o.format = REPORT_JSON;
 	out = report_with(&st, &o, &rc);
 	ok(strstr(out, "\"cmdline\": \"ro\\u0001quiet \\ufffd\xc3\xa9\"") != NULL,
 	   "json: control bytes escaped, a stray byte replaced, UTF-8 kept");
-	ok(strstr(out, "\"Fake CPU, \\\"quoted\\\"\"") && strstr(out, "\"schema\": \"contest-report/1\""),
+	ok(strstr(out, "\"Fake CPU, \\\"quoted\\\"\"") && strstr(out, "\"schema\": \"contest-report/2\""),
 	   "json: quotes escaped; the schema named");
 	free(out);
 	record_free(&env);

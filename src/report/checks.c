@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* checks.c - what a reader would notice in the runs behind the
  * tables, said under them: a load's Ratio below 0.9, a noload slower than
- * its session's loaded runs or with far less CPU than the row's other runs,
+ * its session's loaded runs or with far less CPU than the row's other noloads,
  * a run far outside its rounds; and, where a session had a single noload
  * that every Ratio rests on, that the next suite should run more. */
 #include "config.h"
@@ -17,7 +17,9 @@
  * alone, which a sound noload does not give. */
 #define RATIO_LOW 0.9
 /* A noload whose CPU% is under this share of the median of the row's other
- * runs: something else held the CPU or the disk. */
+ * noloads: something else held the CPU or the disk.  Noloads only: a
+ * loaded run's CPU% is low by design (the load takes the CPU), so a median
+ * over every run would sit so low that no noload could fall under it. */
 #define CPU_FAR 0.75
 /* A run whose modified z-score (0.6745 |x - median| / MAD, Iglewicz and
  * Hoaglin) passes this is far outside its rounds. */
@@ -62,7 +64,7 @@ static char *run_name(const struct report_row *g, const struct run *u)
 }
 
 /* A noload run of row g against its session's loaded runs and the row's
- * other runs' CPU%; whether it looked odd. */
+ * other noloads' CPU%; whether it looked odd. */
 static int check_noload(struct report_out *o, const struct report *r,
 			const struct report_row *g, const struct run *u, double *v)
 {
@@ -86,10 +88,10 @@ static int check_noload(struct report_out *o, const struct report *r,
 	}
 	n = 0;
 	for (size_t i = 0; i < st->nruns; i++)
-		if (&st->runs[i] != u && report_row_has(g, &st->runs[i]))
+		if (&st->runs[i] != u && report_row_has(g, &st->runs[i]) && is_noload(&st->runs[i]))
 			v[n++] = run_cpu(&st->runs[i]);
 	if (n >= 2 && run_cpu(u) < CPU_FAR * median_of(v, n)) {
-		report_note(o, "%s: CPU%% %.0f, far below the other runs' (median %.0f)", name,
+		report_note(o, "%s: CPU%% %.0f, far below the other noloads' (median %.0f)", name,
 			    run_cpu(u), median_of(v, n));
 		odd = 1;
 	}

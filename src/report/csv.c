@@ -33,7 +33,7 @@ static void print_csv(FILE *f, const struct report *r, const struct report_opts 
 		fprintf(f, ",%s_t,%s_df,%s_p,%s_p_holm,%s_significant,%s_untested", name, name,
 			name, name, name, name);
 	}
-	fputs(",noise_cv,noise_runs", f);
+	fputs(",time_change_pct,time_detectable_pct,noise_cv,noise_runs", f);
 	for (size_t i = 0; i < REPORT_NSYSTEM; i++)
 		fprintf(f, ",%s", report_system_fields[i]);
 	for (size_t k = 0; k < nkeys; k++) {
@@ -83,6 +83,8 @@ static void print_csv(FILE *f, const struct report *r, const struct report_opts 
 			csv_num(f, r->alpha);
 			csv_test(f, &c->t_time);
 			csv_test(f, &c->t_loads);
+			csv_num(f, c->time_change);
+			csv_num(f, c->time_detectable);
 			csv_num(f, nl && nl->n >= 2 ? summary_cv(&nl->time) : NAN);
 			fprintf(f, ",%zu", nl ? nl->n : 0);
 			report_system_values(c, v);

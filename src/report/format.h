@@ -131,7 +131,7 @@ struct report_table {
 
 /* Notes on what a reader would notice in the runs (checks.c): a
  * load's Ratio below 0.9, a noload slower than its session's loaded runs or
- * with far less CPU than the row's other runs, a run far outside its rounds
+ * with far less CPU than the row's other noloads, a run far outside its rounds
  * (median absolute deviation), each naming the run; and, for a row with
  * such a note and a session with one noload, that the next suite should run
  * -n 3 or more. */

@@ -59,7 +59,11 @@ static void json_cell(FILE *f, const struct report *r, size_t g, size_t t)
 	json_test(f, &c->t_time);
 	fputs(", \"loads\": ", f);
 	json_test(f, &c->t_loads);
-	fputs("},\n         \"system\": {", f);
+	fputs("},\n         \"time_change_pct\": ", f);
+	json_num(f, c->time_change);
+	fputs(", \"time_detectable_pct\": ", f);
+	json_num(f, c->time_detectable);
+	fputs(",\n         \"system\": {", f);
 	report_system_values(c, v);
 	json_nums(f, report_system_fields, v, REPORT_NSYSTEM);
 	fputs("},\n         \"load\": {", f);

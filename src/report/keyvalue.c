@@ -49,6 +49,7 @@ static void cell_lines(FILE *f, const struct report *r, size_t g, size_t t, cons
 		keyvalue_line(f, &k, "ratio", "_ci_hi", c->ratio_hi);
 		keyvalue_line(f, &k, "ratio", "_left_out", (double)c->unpaired);
 		keyvalue_test(f, &k, metric_keys[0], &c->t_time);
+		keyvalue_line(f, &k, metric_keys[0], "_detectable%", c->time_detectable);
 		keyvalue_test(f, &k, metric_keys[2], &c->t_loads);
 	}
 	report_system_values(c, v);

@@ -196,7 +196,7 @@ static void fill_cell(const struct store *st, const struct sel *s, struct cell *
 	summarise(fig[F_LOADS], n, &c->loads);
 	summarise_present(fig[F_LCPU], n, &c->lcpu);	/* absent in some runs */
 	c->time_ci = ci_half_width(&c->time, REPORT_LEVEL);
-	c->ratio = c->ratio_lo = c->ratio_hi = c->time_change = NAN;
+	c->ratio = c->ratio_lo = c->ratio_hi = c->time_change = c->time_detectable = NAN;
 	c->has_load = report_type_has_load(s->type);
 	c->loads_per_s = c->has_load ? mean_present(fig[F_LPS], n) : NAN;
 	c->cpu_total = n ? c->cpu.mean + c->lcpu.mean : NAN;
@@ -342,6 +342,26 @@ static void adjust(struct report *r, size_t g, int loads)
 	free(p);
 }
 
+/* The smallest change in Time each test of row g could have found, against
+ * the test base's Times ref[t]: at Holm's first step, alpha / m for the m
+ * Time tests of the row, the level a difference alone in its row must pass
+ * to get its '*'. */
+static void detectable(struct report *r, size_t g, const struct summary *ref)
+{
+	size_t m = 0;
+
+	for (size_t t = 0; t < r->ntypes; t++)
+		m += !isnan(report_cell_at(r, g, t)->t_time.p_holm);
+	for (size_t t = 0; t < r->ntypes; t++) {
+		struct cell *c = report_cell_at(r, g, t);
+
+		if (isnan(c->t_time.p_holm))
+			continue;
+		c->time_detectable = welch_detectable(&c->time, &ref[t], r->alpha / (double)m,
+						      REPORT_POWER) / ref[t].mean * 100;
+	}
+}
+
 /* Every row but the reference against test_base's runs of the same workload
  * in the usual configuration (loads in contest's session; in their own where
  * test_base has no other, as a comparison with --load-session): Time always,
@@ -351,6 +371,7 @@ static void significance(const struct store *st, struct report *r)
 	/* test_base's loads in a session of their own when it has no other
 	 * runs (a comparison made with --load-session) */
 	int base_session = 1;
+	struct summary *refs = xcalloc(r->ntypes ? r->ntypes : 1, sizeof(*refs));
 
 	/* from the store: the baseline need not be one of the rows shown */
 	for (size_t i = 0; i < st->nruns; i++)
@@ -391,6 +412,7 @@ static void significance(const struct store *st, struct report *r)
 			if (!c->n)
 				continue;
 			fill_cell(st, &s, &ref);
+			refs[t] = ref.time;
 			if (ref.n)
 				c->time_change = (c->time.mean / ref.time.mean - 1) * 100;
 			welch_cell(r, &c->t_time, &c->time, &ref.time);
@@ -399,7 +421,9 @@ static void significance(const struct store *st, struct report *r)
 		}
 		adjust(r, g, 0);
 		adjust(r, g, 1);
+		detectable(r, g, refs);
 	}
+	free(refs);
 }
 
 /* ---- the labels, rows and run types shown; the build --------------------- */

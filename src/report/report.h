@@ -13,9 +13,11 @@
 #include "results/store.h"
 
 /* The version of the csv and json layouts (docs/formats.md). */
-#define REPORT_SCHEMA "contest-report/1"
+#define REPORT_SCHEMA "contest-report/2"
 /* The confidence level of every interval in a report. */
 #define REPORT_LEVEL 0.95
+/* The power at which a report gives the smallest change its tests detect. */
+#define REPORT_POWER 0.8
 
 enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_CSV, REPORT_JSON, REPORT_KEYVALUE };
 
@@ -58,6 +60,9 @@ struct cell {
 	int has_load;                          /* the run type runs a load */
 	struct sigtest t_time, t_loads;        /* t_loads only with a load */
 	double time_change;                    /* % of the test base's mean Time; NaN: none */
+	double time_detectable;                /* the least change in Time its test finds with
+	                                        * REPORT_POWER at Holm's alpha / m (m: the row's
+	                                        * Time tests), in the same %; NaN: no test */
 	int base;                              /* the cell of the row tested against */
 	/* The system figures: means over the runs that recorded them, NaN when
 	 * none did (or, for Loads/s, without a load). */

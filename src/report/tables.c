@@ -48,6 +48,49 @@ static void print_legend(struct report_out *o, const struct report *r)
 	free(star);
 }
 
+/* Per row tested, the smallest change in Time each of its run types' tests
+ * could have found (power 0.8), so that no '*' is not read as no difference:
+ * "smallest detectable change: noload 4.1%, process_load 6.3%", the row
+ * named where several were tested; wrapped at the report's width, a run
+ * type's figure never cut. */
+static void print_detectable(struct report_out *o, const struct report *r)
+{
+	for (size_t g = 0; g < r->nrows; g++) {
+		char *line = NULL, *more;
+		size_t last = 0;
+
+		for (size_t t = 0; t < r->ntypes; t++)
+			if (!isnan(report_cell(r, g, t)->time_detectable))
+				last = t;
+		for (size_t t = 0; t < r->ntypes; t++) {
+			double d = report_cell(r, g, t)->time_detectable;
+			char *item;
+
+			if (isnan(d))
+				continue;
+			item = xasprintf("%s %.1f%%", r->types[t], d);
+			if (!line) {
+				more = xasprintf("smallest detectable change%s%s: %s",
+						 r->compared > 1 ? ", " : "",
+						 r->compared > 1 ? r->rows[g].name : "", item);
+			} else if (o->width &&
+				   strlen(line) + 2 + strlen(item) + (t < last) > (size_t)o->width) {
+				/* room kept for the comma that follows all but the last */
+				report_note(o, "%s,", line);
+				more = xasprintf("  %s", item);
+			} else {
+				more = xasprintf("%s, %s", line, item);
+			}
+			free(line);
+			free(item);
+			line = more;
+		}
+		if (line)
+			report_note(o, "%s", line);
+		free(line);
+	}
+}
+
 /* Whose noload the Ratios divide by, where a row has several sessions and
  * the two ways differ; the runs a row's Ratios leave out. */
 static void print_ratio_notes(struct report_out *o, const struct report *r)
@@ -283,6 +326,7 @@ void report_tables(FILE *f, const struct report *r, const struct report_opts *op
 	if (opts->stats && r->compared)
 		report_note(&o, "Change: mean Time against %s's (+ slower, - faster); Min, Max: "
 			    "of the runs' Times", r->test_base);
+	print_detectable(&o, r);
 	print_ratio_notes(&o, r);
 	report_checks(&o, r);
 	print_noise(&o, r);

@@ -176,6 +176,140 @@ int welch_test(const struct summary *a, const struct summary *b, struct welch *w
 	return 0;
 }
 
+/* ---- the power of Welch's test ------------------------------------------- */
+
+/* Nodes per variance (odd: Simpson's rule), and the critical values
+ * tabulated over the degrees of freedom the test can take. */
+#define POWER_NODES 81
+#define POWER_DFS 129
+
+/* P(Z > x), Z standard normal. */
+static double normal_upper(double x)
+{
+	return erfc(x / M_SQRT2) / 2;
+}
+
+/* Nodes x[] and weights w[] (summing to 1) of E g(X), X chi-square with nu
+ * degrees of freedom: Simpson's rule over z = log X, whose density is
+ * smooth and single-peaked; the range leaves out less than 1e-4 at either
+ * end. */
+static void chisq_nodes(double nu, double *x, double *w)
+{
+	double lo = log(nu) - fmax(20 / nu, 8 * sqrt(2 / nu));
+	double hi = log(nu + 10 * sqrt(2 * nu) + 40);
+	double h = (hi - lo) / (POWER_NODES - 1), sum = 0;
+
+	for (int i = 0; i < POWER_NODES; i++) {
+		double z = lo + i * h;
+
+		x[i] = exp(z);
+		/* the density of log X, x^(nu/2) e^(-x/2), over its value at the mode */
+		w[i] = (i == 0 || i == POWER_NODES - 1 ? 1 : i % 2 ? 4 : 2) *
+		       exp(nu / 2 * (z - log(nu)) - (x[i] - nu) / 2);
+		sum += w[i];
+	}
+	for (int i = 0; i < POWER_NODES; i++)
+		w[i] /= sum;
+}
+
+/* The test's rejections, as the samples' spread varies: node i of the two
+ * variances has weight w[i] and rejects when |D| > k[i], D the difference
+ * of means over its true standard error; the n nodes of weight over 1e-12
+ * (they leave out less than 1e-7 of it, and most of the grid). */
+struct power_grid {
+	size_t n;
+	double w[POWER_NODES * POWER_NODES];
+	double k[POWER_NODES * POWER_NODES];
+};
+
+/* ra, rb: each side's share of the variance of the difference of means
+ * (summing to 1); na, nb: the sizes. */
+static void power_grid(struct power_grid *g, double ra, double rb, size_t na, size_t nb,
+		       double alpha)
+{
+	double nua = (double)(na - 1), nub = (double)(nb - 1);
+	double xa[POWER_NODES], wa[POWER_NODES], xb[POWER_NODES], wb[POWER_NODES];
+	/* the critical value's log, linear in 1 / df between the least and
+	 * the most degrees of freedom Welch's formula gives */
+	double ulo = 1 / (nua + nub), uhi = 1 / fmin(nua, nub), logc[POWER_DFS];
+	double step = (uhi - ulo) / (POWER_DFS - 1);
+
+	for (int i = 0; i < POWER_DFS; i++)
+		logc[i] = log(t_quantile(1 - alpha / 2, 1 / (ulo + i * step)));
+	chisq_nodes(nua, xa, wa);
+	chisq_nodes(nub, xb, wb);
+	for (int i = 0; i < POWER_NODES; i++) {
+		for (int j = 0; j < POWER_NODES; j++) {
+			double va = ra * xa[i] / nua, vb = rb * xb[j] / nub, v = va + vb;
+			/* 1 / df, and where it falls in the table (kept inside
+			 * against rounding) */
+			double u = (va * va / nua + vb * vb / nub) / (v * v), at, logc_u;
+			int cell;
+
+			if (wa[i] * wb[j] <= 1e-12)
+				continue;
+			at = fmin(fmax((u - ulo) / step, 0), POWER_DFS - 1);
+			cell = at < POWER_DFS - 1 ? (int)at : POWER_DFS - 2;
+			logc_u = logc[cell] + (at - cell) * (logc[cell + 1] - logc[cell]);
+			g->w[g->n] = wa[i] * wb[j];
+			g->k[g->n++] = sqrt(v) * exp(logc_u);
+		}
+	}
+}
+
+/* The test's power against a true difference of d standard errors, and
+ * its slope in d. */
+static double power_at(const struct power_grid *g, double d, double *slope)
+{
+	double p = 0, s = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		double lo = g->k[i] - d, hi = g->k[i] + d;
+
+		p += g->w[i] * (normal_upper(lo) + normal_upper(hi));
+		s += g->w[i] * (exp(-lo * lo / 2) - exp(-hi * hi / 2));
+	}
+	*slope = s / sqrt(2 * M_PI);
+	return p;
+}
+
+double welch_detectable(const struct summary *a, const struct summary *b, double alpha,
+			double power)
+{
+	struct power_grid *g;
+	double va, vb, lo = 0, hi = 1, d, p, slope;
+
+	if (a->n < 2 || b->n < 2 || !(alpha > 0 && alpha < power && power < 1))
+		return NAN;
+	va = mean_var(a);
+	vb = mean_var(b);
+	if (!(va + vb > 0))
+		return NAN; /* no spread on either side: no test */
+	g = xcalloc(1, sizeof(*g));
+	power_grid(g, va / (va + vb), vb / (va + vb), a->n, b->n, alpha);
+	while (power_at(g, hi, &slope) < power && hi < 1e6)
+		hi *= 2;
+	/* Newton's steps, kept inside the bracket [lo, hi] by halving it */
+	d = lo + (hi - lo) / 2;
+	for (int i = 0; i < 200; i++) {
+		double next;
+
+		p = power_at(g, d, &slope);
+		if (p < power)
+			lo = d;
+		else
+			hi = d;
+		next = d - (p - power) / slope;
+		if (!(next > lo && next < hi))
+			next = lo + (hi - lo) / 2;
+		if (fabs(next - d) <= 1e-7 * d)
+			break;
+		d = next;
+	}
+	free(g);
+	return d * sqrt(va + vb);
+}
+
 struct ranked {
 	double p;
 	size_t i;

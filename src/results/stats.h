@@ -42,6 +42,18 @@ struct welch {
  * the t statistic is undefined). */
 int welch_test(const struct summary *a, const struct summary *b, struct welch *w);
 
+/* The smallest true difference of means, in their unit, that Welch's test
+ * (two-sided, at level alpha) finds with probability power (0.8: the power
+ * of a comparison), were the true spreads those a and b show and the
+ * samples as large.  The probability is that of the test as welch_test()
+ * makes it: its t over the samples' own standard error, against the t
+ * quantile of their Welch-Satterthwaite degrees of freedom, both of which
+ * vary with the samples' spread (integrated over the chi-square laws of the
+ * two variances).  NaN when no test can be made (as welch_test()), or
+ * unless alpha < power < 1. */
+double welch_detectable(const struct summary *a, const struct summary *b, double alpha,
+			double power);
+
 /* Holm's step-down adjustment of the n p-values p[] into adj[] (may be the
  * same array).  NaN entries are tests not made: they stay NaN and do not
  * count in the family. */
