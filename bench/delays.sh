@@ -31,12 +31,22 @@
 # /proc/stat's ctxt over its session (two builds: the warm-up and the timed
 # one, so halved; the machine's other switches make it an upper bound).
 #
+# --type RUNTYPE times that run type instead of noload (a noload is added
+# to a label's first session, as contest does), and --cpu-root enables the
+# cpu controller at the cgroup v2 root for the bench (restored at its end):
+# issue 46's question, whether collecting PSI changes Time under
+# process_load when the build's own cgroup would be a weighted group
+# against the loads (contest then keeps the build beside them):
+#     bench/delays.sh -n 6 --type process_load --cpu-root
+# Its figure is the same ratio, with / without, of process_load's Time.
+#
 # The figures are for bench/README.md only from a quiet machine: the script
 # says so when the load average is 0.5 or more at the start, or -n is
 # under 5.
 #
 # Usage: bench/delays.sh [-n N] [-w WORKLOAD] [--scale N] [--dir DIR]
 #                        [--storm tasks|switches] [--storm-size N]
+#                        [--type RUNTYPE] [--cpu-root]
 # Run as root (contest drops the page cache; taskstats needs root), from
 # the build directory or with CONTEST=path/to/contest.
 
@@ -51,6 +61,8 @@ base=.
 contest_src=${CONTEST:-./contest}
 storm=
 storm_size=
+type=noload
+cpu_root=
 cmdline="$0 $*"
 
 usage() {
@@ -64,6 +76,9 @@ Usage: $0 [options]
                       switches) instead, and carry its cost over to WORKLOAD's build
       --storm-size N  /bin/true runs (tasks; default 2500) or round trips (switches;
                       default 200000) per each of the storm's 8 streams
+      --type RUNTYPE  the run type timed (default noload), e.g. process_load
+      --cpu-root      enable the cpu controller at the cgroup v2 root meanwhile
+                      (restored at the end): does PSI change Time then?
   -h, --help          this help
 EOF
 }
@@ -76,6 +91,8 @@ while [ $# -gt 0 ]; do
 	--dir) base=${2:?}; shift ;;
 	--storm) storm=${2:?}; shift ;;
 	--storm-size) storm_size=${2:?}; shift ;;
+	--type) type=${2:?}; shift ;;
+	--cpu-root) cpu_root=1 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -88,15 +105,40 @@ case $storm in
 *) die "--storm wants tasks or switches, not '$storm'" ;;
 esac
 [ -z "$storm_size" ] || [[ $storm_size =~ ^[1-9][0-9]*$ ]] || die "--storm-size wants a positive number, not '$storm_size'"
+[ -z "$storm" ] || [ "$type" = noload ] || die "--storm times noload builds: no --type with it"
+[[ $type =~ ^[a-z_]+$ ]] || die "--type wants a run type, not '$type'"
 [ "$storm" != switches ] || command -v perf >/dev/null || die "--storm switches needs perf (perf bench sched pipe)"
 [ "$(id -u)" -eq 0 ] || die "run me as root: taskstats needs root, and contest drops the page cache"
 [ -x "$contest_src" ] || die "no contest binary at $contest_src (set CONTEST=)"
 
+# --cpu-root: cgroup v2's root, where contest must run, with cpu free for it
+cg2=
+if [ -n "$cpu_root" ]; then
+	for m in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+		[ -f "$m/cgroup.controllers" ] && cg2=$m && break
+	done
+	[ -n "$cg2" ] || die "--cpu-root: no cgroup v2 at /sys/fs/cgroup or /sys/fs/cgroup/unified"
+	[ "$(sed -n 's/^0:://p' /proc/self/cgroup)" = / ] ||
+		die "--cpu-root: run me in the cgroup v2 root (I am in $(sed -n 's/^0:://p' /proc/self/cgroup))"
+	grep -qw cpu "$cg2/cgroup.controllers" ||
+		die "--cpu-root: no cpu controller for cgroup v2 here (bound to cgroup v1?)"
+fi
+cpu_enabled=
+bench_cleanup_more() {
+	[ -z "$cpu_enabled" ] || echo -cpu >"$cg2/cgroup.subtree_control" ||
+		echo "${0##*/}: cannot disable cpu at $cg2 again: echo -cpu >$cg2/cgroup.subtree_control" >&2
+}
+
 bench_scratch delays
 results=$scratch/results
+if [ -n "$cpu_root" ] && ! grep -qw cpu "$cg2/cgroup.subtree_control"; then
+	echo +cpu >"$cg2/cgroup.subtree_control" || die "--cpu-root: cannot enable cpu at $cg2"
+	cpu_enabled=1
+fi
 
 bench_header "delays.sh: what collecting the delays (taskstats, task_delayacct, PSI) costs the compile"
 echo "task_delayacct: $(cat /proc/sys/kernel/task_delayacct 2>/dev/null || echo unreadable) at start"
+echo "run type:  $type; cgroup v2 root's subtree_control: $(cat "${cg2:-/sys/fs/cgroup}/cgroup.subtree_control" 2>/dev/null || echo unreadable)${cpu_enabled:+ (cpu enabled by this script)}"
 bench_quiet "$rounds" 5
 
 # the storm: a cmd workload of 8 streams at once, as the build's 8 jobs
@@ -114,21 +156,21 @@ if [ -n "$storm" ]; then
 	echo "storm:     $storm, 8 streams of $storm_size: $storm_cmd"
 fi
 
-session() {	# session LABEL [OPTIONS...]: one contest session of the noload build
+session() {	# session LABEL [OPTIONS...]: one contest session of the run type timed
 	local label=$1 w=(-w "$workload" ${scale:+--scale "$scale"})
 	shift
 	[ -z "$storm" ] || w=("${storm_args[@]}")
 	"$contest" "${w[@]}" -n 1 --quiet --no-probe \
-		--work-dir "$scratch/work" -d "$results" -k "$label" "$@" noload \
+		--work-dir "$scratch/work" -d "$results" -k "$label" "$@" "$type" \
 		>"$scratch/$label.out" 2>"$scratch/$label.err" ||
 		die "contest -k $label $* failed: $(tail -3 "$scratch/$label.err")"
 }
 
-# the last noload run of LABEL: its Time, and the delays it recorded
+# the last run of LABEL of the type timed: its Time, and the delays it recorded
 last_run() {
-	awk -v l="$1" "$BENCH_AWK"'$1 == "run" && / type=noload / && / valid=1 / {
+	awk -v l="$1" -v t="$type" "$BENCH_AWK"'$1 == "run" && / valid=1 / {
 		fields()
-		if (f["label"] != l) next
+		if (f["label"] != l || f["type"] != t) next
 		d = ("build_delay_tasks" in f) ? sprintf("%d tasks, wait %.2f s, PSI %s",
 			f["build_delay_tasks"], f["build_delay_wait_ns"] / 1e9, f["psi_scope"]) : "none"
 		line = sprintf("%8.2f s  delays: %s", f["elapsed_ns"] / 1e9, d)
@@ -136,7 +178,7 @@ last_run() {
 }
 
 echo
-echo "== noload${storm:+ of the $storm storm} with the delays collected (the default) and with --no-delays, $rounds rounds (ABBA)"
+echo "== $type${storm:+ of the $storm storm} with the delays collected (the default) and with --no-delays, $rounds rounds (ABBA)"
 for ((r = 1; r <= rounds; r++)); do
 	if [ $((r % 2)) -eq 1 ]; then order="no-delays delays"; else order="delays no-delays"; fi
 	for side in $order; do
@@ -145,17 +187,18 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 echo
-"$contest" report -d "$results" --stats --no-latency no-delays delays | sed -n '/^noload:/,/^$/p'
-cat "$results/no-delays.results" "$results/delays.results" | awk "$BENCH_AWK"'
-$1 == "run" && / type=noload / {
+"$contest" report -d "$results" --stats --no-latency no-delays delays | sed -n "/^$type:/,/^\$/p"
+cat "$results/no-delays.results" "$results/delays.results" | awk -v type="$type" "$BENCH_AWK"'
+$1 == "run" {
 	fields()
+	if (f["type"] != type) next
 	l = f["label"]; t = f["elapsed_ns"] / 1e9
 	r[l]++; rt[l, r[l]] = f["valid"] + 0 ? t : 0
 	if (!(f["valid"] + 0)) next
 	n[l]++; s[l] += t; ss[l] += t * t
 }
 END {
-	if (!ratio("cost of the delays: mean noload Time with them / without", "delays", "no-delays", n, s, ss))
+	if (!ratio("cost of the delays: mean " type " Time with them / without", "delays", "no-delays", n, s, ss))
 		exit
 	paired("cost of the delays, paired by round: geometric mean of with / without", "delays", "no-delays", r, rt)
 }'

@@ -40,7 +40,6 @@
 #include "lib/util.h"
 
 #define MiB (UINT64_C(1) << 20)
-#define GiB (UINT64_C(1) << 30)
 #define QUICK_SIZE (256 * MiB)
 #define MIN_SIZE (64 * MiB)		/* a bounded default smaller than this is refused */
 #define PAGES_PER_STEP 4096		/* pages between progress reports and stop checks */
@@ -74,7 +73,7 @@ static void make_plan(const struct load_env *e, struct plan *p)
 		p->origin = FROM_RAM;
 		p->want = e->mem_total / 10 * 11;
 	}
-	p->reserve = e->mem_total / 10 > GiB ? e->mem_total / 10 : GiB;
+	p->reserve = swap_reserve(e->mem_total);
 	p->bound = e->mem_available > p->reserve ? e->mem_available - p->reserve : 0;
 	p->limit = p->bound + e->swap_room;
 	p->size = p->want;

@@ -5,8 +5,11 @@
  * tests/contest-hooked only (built with CONTEST_TEST_HOOKS) it can be told
  * to misbehave through CONTEST_SPIN_FAULT so the tests can check how the
  * harness reports a load that fails ("setup", "run"), never does any work
- * ("idle": alive, as a load starved for the whole build) or dies ("die"), or that works slowly (almost no CPU) and burns
- * 2 s of CPU once told to stop ("teardown": not a figure of the run). */
+ * ("idle": alive, as a load starved for the whole build) or dies ("die"), or
+ * that works slowly (almost no CPU) and burns 2 s of CPU once told to stop
+ * ("teardown": not a figure of the run; with CONTEST_SPIN_CPU_DIR each
+ * process first writes the CPU it had used when it saw the stop, in ns, to
+ * DIR/cpu-PID, for tests/t2015). */
 #include "config.h"
 
 #include <signal.h>
@@ -31,6 +34,25 @@ static const char *fault(void)
 	return "";	/* the shipped binary takes no orders from the environment */
 #endif
 }
+
+#ifdef CONTEST_TEST_HOOKS
+/* The process's CPU when it saw the stop, in ns, to dir/cpu-PID. */
+static void stopped_at(const char *dir)
+{
+	struct timespec ts;
+	char path[4096];
+	FILE *f;
+
+	if (!dir || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return;
+	snprintf(path, sizeof(path), "%s/cpu-%d", dir, (int)getpid());
+	f = fopen(path, "we");
+	if (f) {
+		fprintf(f, "%lld\n", (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+		fclose(f);
+	}
+}
+#endif
 
 static int spin_setup(struct load_ctx *c, char *why, size_t len)
 {
@@ -60,6 +82,7 @@ static int spin_run(struct load_ctx *c, unsigned idx)
 			nanosleep(&nap, NULL);
 			load_progress(c, units += 0.001);
 		}
+		stopped_at(getenv("CONTEST_SPIN_CPU_DIR"));
 		do {
 			for (int i = 0; i < 100000; i++)
 				x = x * 6364136223846793005u + 1442695040888963407u;

@@ -152,6 +152,22 @@ need_spare_mem() {
 	return 0
 }
 
+# For the tests of --swap zram: zrams, the zram devices (/sys/block names)
+# on one line; swaps, the swap in use, a path a line; zram_rescue BEFORE
+# (zrams' line before the test): swap off and remove every zram device not
+# in it, should the test fail half-way.
+zrams() { ls /sys/block | grep '^zram' | sort | tr '\n' ' '; }
+swaps() { awk 'NR > 1 { print $1 }' /proc/swaps; }
+zram_rescue() {
+	for _dev in $(swaps); do
+		_n=${_dev#/dev/zram}
+		case " $1 " in *" zram$_n "*) continue ;; esac
+		swapoff "$_dev"
+		echo 1 >"/sys/block/zram$_n/reset"
+		echo "$_n" >/sys/class/zram-control/hot_remove
+	done
+}
+
 done_testing() {
 	echo "1..$T_N"
 	[ "$T_FAILED" = 0 ]

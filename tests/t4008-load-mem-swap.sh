@@ -25,20 +25,12 @@ need_spare_mem 2048
 W=$T_DIR/w R=$T_DIR/r
 Q="--quick --scale 4 --lead-time 0.5 -n 1 --work-dir $W -d $R"
 
-zrams() { ls /sys/block | grep '^zram' | sort | tr '\n' ' '; }
-swaps() { awk 'NR > 1 { print $1 }' /proc/swaps; }
 before=$(zrams)
 memcg=
 
 # Should the test itself fail half-way: no swap, no device, no cgroup left.
 rescue() {
-	for dev in $(swaps); do
-		n=${dev#/dev/zram}
-		case " $before " in *" zram$n "*) continue ;; esac
-		swapoff "$dev"
-		echo 1 >"/sys/block/zram$n/reset"
-		echo "$n" >/sys/class/zram-control/hot_remove
-	done
+	zram_rescue "$before"
 	[ -n "$memcg" ] && rmdir "$memcg" 2>/dev/null
 	rm -rf "$T_DIR"
 }

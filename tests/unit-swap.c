@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-swap.c - what a zram device can still free (swap.h): the RAM a
  * stored page keeps, from the device's own ratio once it stores enough to
- * tell, and the room that leaves under the device's slots and mem_limit. */
+ * tell, and the room that leaves under the device's slots and mem_limit;
+ * when RAM can take back what swap holds. */
 #include "config.h"
 
 #include <stdint.h>
@@ -47,5 +48,16 @@ int main(void)
 	ok(swap_zram_room(10 * GiB, GiB, 0.5) == GiB, "a limit with 1 GiB left: 2 GiB of slots");
 	ok(swap_zram_room(10 * GiB, 0, 0.5) == 0, "a limit reached: nothing");
 	ok(swap_zram_room(10 * GiB, UINT64_MAX, 1.0) == 0, "pages that keep all: nothing");
+
+	/* the drain after mem_load: never more than RAM takes with the reserve */
+	ok(swap_reserve(8 * GiB) == GiB, "the reserve of 8 GiB: 1 GiB");
+	ok(swap_reserve(24 * GiB) == 24 * GiB / 10, "of 24 GiB: a tenth");
+	ok(swap_drain_fits(100 * MiB, 4 * GiB, 8 * GiB), "100 MiB into 4 GiB available: drained");
+	ok(swap_drain_fits(3 * GiB, 4 * GiB, 8 * GiB), "3 GiB into 4 GiB: 1 GiB left, drained");
+	ok(!swap_drain_fits(3 * GiB + 1, 4 * GiB, 8 * GiB), "a byte more: not");
+	ok(!swap_drain_fits(5 * GiB, 4 * GiB, 8 * GiB), "more than available: not");
+	ok(!swap_drain_fits(20 * GiB, 22 * GiB, 32 * GiB),
+	   "20 GiB into 22 GiB of 32: the reserve is 3.2 GiB, not 1: not");
+	ok(swap_drain_fits(20 * GiB, 24 * GiB, 32 * GiB), "into 24 GiB: it is");
 	return tap_done();
 }

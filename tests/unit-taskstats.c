@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* unit-taskstats.c - who is whose among taskstats exit records, and the
- * delay fields of a run record. */
+/* unit-taskstats.c - who is whose among taskstats exit records, when the
+ * build may have a cgroup of its own, and the delay fields of a run record. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -70,6 +70,23 @@ int main(void)
 	{	/* no records */
 		sides(NULL, NULL, 0, got);
 		is_str(got, "", "no records, no sides");
+	}
+
+	{	/* the build's cgroup for PSI: only where it changes nothing */
+		char which[64];
+
+		ok(delays_cgroup_neutral("", which, sizeof(which)) && !which[0],
+		   "no controller for the children: a build cgroup is neutral");
+		ok(delays_cgroup_neutral("cpuset pids hugetlb misc perf_event rdma\n", which,
+					 sizeof(which)),
+		   "cpuset, pids, hugetlb, misc, perf_event, rdma divide nothing: neutral");
+		ok(!delays_cgroup_neutral("cpuset cpu pids\n", which, sizeof(which)),
+		   "cpu enabled: the build's cgroup would be one weighted group");
+		is_str(which, "cpu", "and which controller says so");
+		ok(!delays_cgroup_neutral("cpu io memory pids", which, sizeof(which)),
+		   "cpu, io and memory: not neutral");
+		is_str(which, "cpu io memory", "all three named");
+		ok(!delays_cgroup_neutral("io", which, sizeof(which)), "io alone: not neutral");
 	}
 
 	{	/* the run record's delay fields */

@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "lib/fsutil.h"
+#include "lib/proc.h"
 #include "lib/swap.h"
 #include "lib/util.h"
 
@@ -586,5 +587,115 @@ int swap_sweep(int dfd, const char *dir, int pid)
 	else
 		info("removed the zram swap device zram%d, left by contest pid %d, which is gone",
 		     id, pid);
+	return ret;
+}
+
+/* ---- draining the swap between runs ------------------------------------------ */
+
+uint64_t swap_reserve(uint64_t total)
+{
+	return total / 10 > 1024 * MiB ? total / 10 : 1024 * MiB;
+}
+
+int swap_drain_fits(uint64_t used, uint64_t avail, uint64_t total)
+{
+	return avail >= used && avail - used >= swap_reserve(total);
+}
+
+#define DRAIN_MAX 32	/* devices looked at */
+
+struct in_use {
+	struct swap_line l[DRAIN_MAX];
+	size_t n;
+};
+
+static void add_in_use(const struct swap_line *l, void *arg)
+{
+	struct in_use *u = arg;
+
+	if (u->n < DRAIN_MAX)
+		u->l[u->n++] = *l;
+}
+
+/* Device l off and on again: 0, or -1 with why not.  ours: contest's own
+ * device, which its marker has the next contest remove should contest die
+ * half-way; one of the machine's own is handed to the guardian meanwhile,
+ * which turns it on again after a SIGKILL. */
+static int drain_one(const struct swap_line *l, int ours, char *why, size_t len)
+{
+	int prio = ours ? SWAP_PRIORITY : l->prio, off = 0, ret = 0;
+	int flags = prio >= 0 ? SWAP_FLAG_PREFER |
+				((prio << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK) : 0;
+	char *undo = NULL;
+
+	/* /proc/swaps escapes a space or a newline in a path as \040 */
+	if (strpbrk(l->path, "\\'"))
+		return whyf(why, len, "its path has a character the guardian cannot quote");
+	if (!ours) {
+		undo = prio >= 0 ? xasprintf("swapon -p %d '%s'", prio, l->path)
+				 : xasprintf("swapon '%s'", l->path);
+		proc_guard_run(undo, 1);
+	}
+	if (swapoff(l->path))	/* it failed: the device is still on */
+		ret = whyf(why, len, "swapoff: %s", strerror(errno));
+	else if (swapon(l->path, flags))
+		ret = off = whyf(why, len, "it is OFF: swapon again failed: %s%s",
+				 strerror(errno), ours ? "" : " (the guardian tries again when "
+				 "contest ends)");
+	if (undo && !off)
+		proc_guard_run(undo, 0);
+	free(undo);
+	return ret;
+}
+
+/* printf to the end of the string in buf. */
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+int swap_drain(int own_id, char *buf, size_t len)
+{
+	struct in_use u = { .n = 0 };
+	uint64_t total = mem_total_bytes();
+	int ret = 0;
+
+	buf[0] = '\0';
+	each_swap(add_in_use, &u);
+	for (size_t i = 0; i < u.n; i++) {
+		const struct swap_line *l = &u.l[i];
+		int ours = own_id >= 0 && zram_id(l->path) == own_id;
+		uint64_t avail = mem_available_bytes();	/* less after each drained */
+		char size[32], a[32], r[32], why[256];
+
+		if (!l->used)
+			continue;
+		format_size(l->used, size, sizeof(size));
+		append(buf, len, "%s%s %s ", buf[0] ? "; " : "", ours ? "zram (--swap)" : l->path,
+		       size);
+		if (geteuid()) {
+			snprintf(why, sizeof(why), "swapoff needs root");
+		} else if (!swap_drain_fits(l->used, avail, total)) {
+			format_size(avail, a, sizeof(a));
+			format_size(swap_reserve(total), r, sizeof(r));
+			snprintf(why, sizeof(why), "MemAvailable %s cannot take it and keep a "
+				 "reserve of %s", a, r);
+		} else if (drain_one(l, ours, why, sizeof(why)) == 0) {
+			append(buf, len, "drained");
+			continue;
+		}
+		append(buf, len, "not drained: %s", why);
+		ret = -1;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
 	return ret;
 }

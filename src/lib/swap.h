@@ -69,4 +69,19 @@ int swap_zram_remove(struct zram *z, char *why, size_t len);
  * why). */
 int swap_sweep(int dfd, const char *dir, int pid);
 
+/* The memory contest always leaves the machine: max(1 GiB, 10% of total)
+ * (mem_load's reserve). */
+uint64_t swap_reserve(uint64_t total);
+/* Whether RAM can take back used bytes of swapped pages: avail
+ * (MemAvailable, or a memory cgroup's room) keeps swap_reserve(total). */
+int swap_drain_fits(uint64_t used, uint64_t avail, uint64_t total);
+/* Between runs, after mem_load: bring back what swap holds, device by
+ * device (swapoff, swapon again with its priority; own_id: N of contest's
+ * own /dev/zramN, -1: none), never more than swap_drain_fits() allows.
+ * What was done in buf: "none" (no swap holds a page), else per device
+ * "DEV SIZE drained" or "DEV SIZE not drained: why", joined by "; ", DEV
+ * "zram (--swap)" for contest's own.  0, or -1 when a device was not
+ * drained. */
+int swap_drain(int own_id, char *buf, size_t len);
+
 #endif

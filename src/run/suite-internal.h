@@ -37,6 +37,8 @@ struct suite {
 	char session[64];
 	char *run_dir;          /* work_dir/run-PID-XXXXXX, removed at the end */
 	struct zram zram;       /* --swap zram: the device made for the suite */
+	int drain_due;          /* a mem_load run ended: drain the swap before the next */
+	char drained[512];      /* what that did, for the next run's record, or "" */
 	int made_work_dir;
 	uint64_t tree_archive;  /* the workload's tree: a tar archive of it, once measured */
 	uint64_t tree_disk;     /* and what it takes on disk (check_disk_together()) */

@@ -224,6 +224,8 @@ static int store_run(struct suite *s, struct run *run)
 	int ret;
 
 	run_to_record(run, &r);
+	if (s->drained[0])
+		record_set(&r, "swap_drain", s->drained);
 	if (s->cmp)
 		s->cmp->describe(s->cmp->c, s->cur, s->obs, &r);
 	test_hook("record");
@@ -370,6 +372,19 @@ static int compare_run(struct suite *s, const struct runtype *rt, size_t i, stru
 	return rc;
 }
 
+/* What mem_load pushed to swap (other programs' pages, shared memory) would
+ * be read back during the next run and be part of it: drained before that
+ * run where RAM can take it, and the next run's record says what was done. */
+static void drain_swap(struct suite *s)
+{
+	s->drain_due = 0;
+	progress_phase("draining the swap", NULL, 0);
+	if (swap_drain(s->zram.id, s->drained, sizeof(s->drained)))
+		msg("after mem_load, swap: %s", s->drained);
+	else if (strcmp(s->drained, "none"))
+		info("after mem_load, swap: %s", s->drained);
+}
+
 /* Run type i of round: the build cacherun must follow when the last run
  * was none (*built), the timed run (checked around it in a comparison),
  * its line and its record.  *secs: its Time when valid, else -1.  0, -1
@@ -389,6 +404,8 @@ static int one_run(struct suite *s, size_t i, uint64_t round, int *built, size_t
 
 	*secs = -1;
 	progress_run(*step);
+	if (s->drain_due)
+		drain_swap(s);
 	if (rt->cacherun && !*built) {
 		progress_phase("the build before cacherun", NULL, 0);
 		if (untimed_build(s, "the build before cacherun"))
@@ -397,6 +414,7 @@ static int one_run(struct suite *s, size_t i, uint64_t round, int *built, size_t
 	record_init(&obs, "observed");
 	rc = s->cmp ? compare_run(s, rt, i, &run, &obs) : harness_run(&s->h, rt, s->ctx[i], &run);
 	*built = !strcmp(rt->name, "noload") && run.valid;
+	s->drain_due = !strcmp(rt->name, "mem_load");
 	if (rc) {
 		ret = -1;
 	} else {
@@ -407,6 +425,7 @@ static int one_run(struct suite *s, size_t i, uint64_t round, int *built, size_t
 		if (store_run(s, &run))
 			ret = -2;
 		s->obs = NULL;
+		s->drained[0] = '\0';
 		if (run.valid)
 			*secs = (double)run.elapsed_ns / NS_PER_SEC;
 	}

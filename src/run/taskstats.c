@@ -30,7 +30,15 @@
  * joins it just before it spawns the build (so that no task is born
  * outside) and leaves it after; its cpu/io/memory.pressure totals over the
  * window are the build's.  Otherwise /proc/pressure's, the whole machine's,
- * recorded as such. */
+ * recorded as such.  The build's cgroup must not change the contest: with
+ * cpu (or io, memory) enabled for the children of contest's cgroup, as at
+ * a root where it is on, a cgroup of the build's would be one weighted
+ * group against the loads' processes, each an entity of its own (the
+ * build's 8 jobs one share against the ring's processes: its Time about
+ * doubled, as with the loads in an autogroup of their own, DESIGN.md 5).
+ * Nor would sibling groups of equal weight keep the run as it is without
+ * PSI: each would get half.  So then the build stays where the loads are,
+ * in contest's cgroup, and PSI is the machine's. */
 #include "config.h"
 
 #include <errno.h>
@@ -596,6 +604,57 @@ static int join(const char *dir)
 	return rc;
 }
 
+/* Controllers that, enabled for a cgroup's children, divide nothing among
+ * them by default: a child cgroup under them competes as its tasks did. */
+static const char *const neutral[] = { "cpuset", "hugetlb", "misc", "perf_event", "pids",
+				       "rdma" };
+
+int delays_cgroup_neutral(const char *subtree, char *which, size_t len)
+{
+	char *copy = xstrdup(subtree), *save = NULL;
+	size_t n = 0;
+
+	which[0] = '\0';
+	for (char *t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
+		size_t i = 0;
+
+		while (i < ARRAY_SIZE(neutral) && strcmp(t, neutral[i]))
+			i++;
+		if (i == ARRAY_SIZE(neutral) && n + 1 < len)
+			n += (size_t)snprintf(which + n, len - n, "%s%s", n ? " " : "", t);
+	}
+	free(copy);
+	return !which[0];
+}
+
+/* Whether a cgroup of the build's below home would leave the contest as it
+ * is: 1, or 0 after saying why (once).  In tests/contest-hooked,
+ * CONTEST_TEST_SUBTREE_CONTROL stands in for home's cgroup.subtree_control,
+ * for a machine where cpu cannot be enabled in cgroup v2 (bound to v1). */
+static int build_cgroup_neutral(const char *home)
+{
+	static int said;
+	char *path = xasprintf("%s/cgroup.subtree_control", home);
+	char subtree[512] = "", which[256];
+	const char *at = subtree;
+
+	if (read_small(path, subtree, sizeof(subtree)))
+		subtree[0] = '\0';	/* before 4.5: none */
+#ifdef CONTEST_TEST_HOOKS
+	if (getenv("CONTEST_TEST_SUBTREE_CONTROL"))
+		at = getenv("CONTEST_TEST_SUBTREE_CONTROL");
+#endif
+	free(path);
+	if (delays_cgroup_neutral(at, which, sizeof(which)))
+		return 1;
+	if (!said++)
+		info("PSI: the build stays in contest's cgroup %s, beside the loads, and the "
+		     "pressure is the machine's: its cgroup.subtree_control enables %s, under "
+		     "which a cgroup of the build's own would compete with the loads as one "
+		     "weighted group", home, which);
+	return 0;
+}
+
 /* The guardian's way to remove the cgroup after a SIGKILL: after its kills,
  * the build's tasks take a moment to leave. */
 static char *rmdir_cmd(const char *dir)
@@ -608,7 +667,7 @@ static void psi_open(struct delays *d, int build)
 {
 	char *home = geteuid() || !build ? NULL : own_cgroup();
 
-	if (home && !strchr(home, '\'')) {
+	if (home && !strchr(home, '\'') && build_cgroup_neutral(home)) {
 		char *dir = xasprintf("%s/contest-build-%d", home, (int)getpid());
 
 		if (mkdir(dir, 0755) == 0) {

@@ -25,12 +25,19 @@ void delays_suite_end(void);
  * no cgroup for the build); every run's figures are absent with why. */
 void delays_off(const char *why);
 
+/* Whether a cgroup's children compete as their tasks did, with subtree the
+ * controllers enabled for them (its cgroup.subtree_control): 1 when each
+ * divides nothing by default (cpuset, hugetlb, misc, perf_event, pids,
+ * rdma); else 0 with the others (cpu, io, memory...) in which.  Only then
+ * does the build get a cgroup of its own for PSI. */
+int delays_cgroup_neutral(const char *subtree, char *which, size_t len);
+
 /* Open the window of a timed run: listen for the exit records of every task
  * (the build's and the load's are told apart at the end, by ancestry),
  * read the load's processes (load, nload: their pids, alive) and the PSI
  * totals, and, when a build will run (build), make its cgroup when one can
- * be.  Never fails: what cannot be measured is recorded as absent with the
- * reason. */
+ * be and changes nothing of the contest (delays_cgroup_neutral()).  Never
+ * fails: what cannot be measured is recorded as absent with the reason. */
 struct delays *delays_open(const pid_t *load, size_t nload, int build);
 /* Just before the build is spawned: contest joins the build's cgroup, so
  * that the build is born in it (no task escapes a later move). */
