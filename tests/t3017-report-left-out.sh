@@ -90,10 +90,10 @@ ok "markdown: the run left out, a list item under its table" \
 ok_eq "csv exits 0" "$?" 0
 ok "csv: stderr still counts the invalid runs" grep -q "6 invalid runs left out" err
 ok "csv: the header has invalid_runs after runs" grep -q '^schema,row,label,workload,load_session,run_type,runs,invalid_runs,' csv
-ok "csv: a's process_load, 2 runs and 1 invalid" grep -q '^contest-report/1,a,a,[^,]*,0,process_load,2,1,' csv
+ok "csv: a's process_load, 2 runs and 1 invalid" grep -q '^contest-report/2,a,a,[^,]*,0,process_load,2,1,' csv
 ok "csv: a's io_load, invalid runs only, is a line of its own" \
-	grep -q '^contest-report/1,a,a,[^,]*,0,io_load,0,3,,' csv
-ok "csv: b's io_load, none invalid" grep -q '^contest-report/1,b,b,[^,]*,0,io_load,2,0,' csv
+	grep -q '^contest-report/2,a,a,[^,]*,0,io_load,0,3,,' csv
+ok "csv: b's io_load, none invalid" grep -q '^contest-report/2,b,b,[^,]*,0,io_load,2,0,' csv
 ok_eq "csv: load.note is not a load_ column" "$(head -n 1 csv | grep -c note)" 0
 
 "$CONTEST" report -d r --format json --baseline b >json 2>err

@@ -183,10 +183,12 @@ static void test_cells(void)
 	       "a                       [1]   80.0    50     10     10   2.00\n"
 	       "b                       [2]  160.0    65     25     35   1.52\n"
 	       "\n"
+	       "b round 1 left out: no reason recorded\n"
+	       "\n"
 	       "No significance test against a: fewer than 2 valid runs on a side\n"
 	       "b                    noise: 6.7% over 2 runs\n",
 	       "means of valid runs, suite order, labels sorted, Ratio over own noload; "
-	       "the legend says no test was made; the noise of b (sd 7.07 / mean 105)");
+	       "the legend says no test was made; the noise of b (sd 7.07 / mean 105); b's invalid run named");
 	free(out);
 
 	static char b[] = "b";
@@ -345,7 +347,7 @@ static void test_escaping(void)
 	record_set(&env, "cmdline", "ro\x01quiet \xff\xc3\xa9");
 	out = report_with(&st, &o, &rc);
 	ok(rc == 0 && strstr(out, ",\"Fake CPU, \"\"quoted\"\"\","), "csv: a comma and quotes quoted");
-	ok(strstr(out, "schema,row,label,") && strstr(out, "\ncontest-report/2,x,x,w,0,noload,2,10.5,"),
+	ok(strstr(out, "schema,row,label,") && strstr(out, "\ncontest-report/2,x,x,w,0,noload,2,0,10.5,"),
 	   "csv: the schema, then the row's figures");
 	free(out);
 	o.format = REPORT_JSON;
