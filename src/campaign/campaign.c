@@ -604,11 +604,18 @@ static int cmd_plan(const struct config *cfg)
 }
 
 /* Everything that can be checked before the first reboot: 0, or -1 said. */
-static int preflight(struct ctx *c)
+static int preflight(struct ctx *c, campaign_parse_fn parse)
 {
 	const struct boot_method *m = boot_method(c->p.method);
 	char why[1024], other[128];
+	struct config cfg;
 	int bad = 0;
+
+	if (boot_config(c, parse, &cfg))	/* the run options still parse */
+		return -1;
+	free(cfg.args - 1);
+	free(cfg.results_dirs);
+	free(cfg.kernels);
 
 	read_active(other, sizeof(other));
 	if (other[0] && strcmp(other, c->p.id)) {
@@ -642,7 +649,7 @@ static int cmd_start(struct ctx *c, campaign_parse_fn parse)
 	char *path = xasprintf("%s/cmdline", c->dir), *active = active_path();
 	int ret = 0;
 
-	if (preflight(c)) {
+	if (preflight(c, parse)) {
 		free(path);
 		free(active);
 		return 1;

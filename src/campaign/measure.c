@@ -66,8 +66,7 @@ static void hook_plan(const struct comparison *cmp, uint64_t rounds, FILE *f)
 		current->p.arms[current->p.boot[current->seq - 1].arm].label, rounds);
 }
 
-/* The plan's run options as this boot's configuration: 0, or an exit status. */
-static int boot_config(struct ctx *c, campaign_parse_fn parse, struct config *cfg)
+int boot_config(struct ctx *c, campaign_parse_fn parse, struct config *cfg)
 {
 	int argc = (int)c->p.nargs + 2, rc;
 	char **argv = xcalloc((size_t)argc + 1, sizeof(*argv));
@@ -93,7 +92,8 @@ static int boot_config(struct ctx *c, campaign_parse_fn parse, struct config *cf
 }
 
 /* Wait until the system is up and quiet: systemd's jobs done, --settle
- * seconds, then a load average under 0.1 a CPU (10 minutes at most). */
+ * seconds, then a load average under 0.1 a CPU (10 minutes at most); with
+ * --settle 0 (a test, a guest under emulation) no wait at all. */
 static void settle(const struct ctx *c)
 {
 	char la[128];
@@ -107,6 +107,10 @@ static void settle(const struct ctx *c)
 
 		proc_first_line(argv, out, sizeof(out));
 		info("the system is %s", out[0] ? out : "up");
+	}
+	if (!(c->p.settle > 0)) {
+		info("settled: --settle 0, no wait");
+		return;
 	}
 	proc_pause((int64_t)(c->p.settle * NS_PER_SEC));
 	end = mono_ns() + 600 * NS_PER_SEC;
@@ -159,6 +163,7 @@ int measure(struct ctx *c, campaign_parse_fn parse, uint64_t seq)
 	}
 	free(cfg.args - 1);
 	free(cfg.results_dirs);
+	free(cfg.kernels);
 	return rc;
 }
 
