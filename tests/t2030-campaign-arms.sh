@@ -82,9 +82,10 @@ campaign_plan plan3 plan --kernel a=1.0-a --kernel b=1.0-b --kernel c=1.0-c --bo
 	--runs-per-boot 1 --seed 5
 ok_eq "three kernels: plan exits 0" "$?" 0
 order=$(sed -n 's/^order: //p' plan3.out)
-ok "a burn-in boot of each, then a Williams row: each kernel once" \
-	sh -c "echo '$order' | grep -qx 'a\* b\* c\* | [abc] [abc] [abc]' &&
-	       echo '$order' | grep -q 'a .*|' && test \$(echo '$order' | tr ' ' '\n' | sort -u | wc -l) -ge 6"
+ok "a burn-in boot of each, then a Williams row" \
+	sh -c "echo '$order' | grep -qx 'a\\* b\\* c\\* | [abc] [abc] [abc]'"
+ok_eq "the row: each kernel once" \
+	"$(echo "$order" | sed 's/.*| //' | tr ' ' '\n' | sort | tr '\n' ' ')" "a b c "
 campaign start3 start "$ID"
 ok_eq "start exits 0" "$?" 0
 campaign_until_over

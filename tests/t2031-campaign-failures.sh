@@ -25,14 +25,15 @@ service_gone() {
 campaign_plan p1 plan --kernel a=1.0-a --kernel b=1.0-b --boots 2 --runs-per-boot 1
 campaign s1 start "$ID"
 ok_eq "start exits 0" "$?" 0
-campaign r1 resume	# boot 1 (a, burn-in) verified; boot 2 (b) asked for
-echo 1.0-a >"$R/wrong"	# but b's boot comes up in a's kernel
+echo 1.0-a >"$R/wrong"	# boot 2 (b) will come up in a's kernel
+campaign r1 resume	# boot 1 (a, burn-in) verified; boot 2 asked for
 campaign r2 resume
 ok_eq "boot 2 in the wrong kernel: failed" "$(phase_of 2 failed)" 1
 ok "the journal says why" grep -q " seq=2 phase=failed .*wrong%20kernel:%201.0-a%20is%20a's" "$(dir)/journal"
 ok "and the boot is asked for again" sh -c "tail -1 '$(dir)/journal' | grep -q ' seq=2 phase=rebooting '"
-campaign r3 resume	# boot 2 verified now, boot 3 (a) asked for
-touch "$R/default"	# boot 3 never comes up: the machine is back in its default kernel
+ok "nothing was measured in it" sh -c "! grep -q ' boot=2 ' run/contest-results/*.results 2>/dev/null"
+touch "$R/default"	# boot 3 (a) will never come up: the machine is back in its default kernel
+campaign r3 resume	# boot 2 verified now, boot 3 asked for
 campaign r4 resume
 ok_eq "boot 3 back in the default kernel: lost" "$(phase_of 3 lost)" 1
 ok "the journal says it never came up" grep -q " seq=3 phase=lost .*never%20came%20up" "$(dir)/journal"
@@ -105,14 +106,18 @@ campaign s6b start "$ID"
 ok_eq "an ended campaign cannot start again" "$?" 1
 
 # ---- --until: the stop rule after a block ---------------------------------------------------
-campaign_plan p7 plan --kernel a=1.0-a --kernel b=1.0-b --until 100,max=4 --runs-per-boot 1
+# with two boots a kernel a look's interval is wide (Welch's t with 1 to 2
+# degrees of freedom at the first boundary): the rule may stop after block
+# 1, 2 or 3 of 4 as the noise falls, but at +-100% before the last block
+campaign_plan p7 plan --kernel a=1.0-a --kernel b=1.0-b --until 100,max=8 --runs-per-boot 1
 ok "plan names the stop rule" grep -q "O'Brien-Fleming" p7.out
-ok "two blocks planned" grep -qx "order: a\* b\* | a b b a | a b b a" p7.out
+ok "four blocks planned" grep -qx "order: a\* b\* | a b b a | a b b a | a b b a | a b b a" p7.out
 campaign s7 start "$ID"
-campaign_until_over
-ok "--until 100%: met after the first block" over "done: --until 100% met after block 1"
-ok_eq "6 of the 10 boots ran" "$(grep -c ' phase=ran ' "$(dir)/journal")" 6
-ok "the look is printed" sh -c "cat resume-*.err | grep -q 'look 1 of 2 after block 1'"
+campaign_until_over 40
+ok "--until 100%: met after a block before the last" over "done: --until 100% met after block [123]\$"
+ran=$(grep -c ' phase=ran ' "$(dir)/journal")
+ok "fewer than the 18 boots planned ran ($ran)" test "$ran" -lt 18
+ok "the first look is printed" sh -c "cat resume-*.err | grep -q 'look 1 of 4 after block 1'"
 
 # ---- mistakes on the command line -------------------------------------------------------------
 campaign e1 plan --kernel a=1.0-a

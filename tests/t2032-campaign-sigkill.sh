@@ -13,6 +13,10 @@ mkdir hook || exit 99
 mkfifo hook/go || exit 99
 CAMPAIGN_CONTEST=$CONTEST_HOOKED
 
+none_left() {
+	! contest_in "$T_DIR/run"
+}
+
 killed_at() {	# killed_at POINT:N NAME: resume held at POINT:N, then SIGKILLed (or
 	# not, when it ended before reaching it); 0 when it was killed
 	rm -f hook/pid
@@ -22,6 +26,7 @@ killed_at() {	# killed_at POINT:N NAME: resume held at POINT:N, then SIGKILLed (
 	if [ -s hook/pid ]; then
 		kill -9 "$(cat hook/pid)"
 		wait $_bg
+		wait_until none_left	# its guardian's cleaning up done
 		return 0
 	fi
 	wait $_bg
