@@ -134,6 +134,37 @@ campaign e5 start "$ID"
 ok_eq "start: a kernel not in /boot is refused" "$?" 1
 ok "saying which" grep -q "kernel b: the kernel /boot/vmlinuz-1.0-x" e5.err
 ok "nothing installed" service_gone
-ok "the host is untouched" host_untouched
+
+# ---- kexec, grub and sdboot under a root prefix: told, never done ------------------------------
+echo "BOOT_IMAGE=/vmlinuz-6.1 root=/dev/vda ro contest.campaign=X/3 quiet" >"$R/proc/cmdline"
+campaign p9 plan --kernel a=1.0-a --kernel b=1.0-b,append=preempt=full --method kexec \
+	--settle 0 noload
+ID=$(sed -n 's/^campaign //p' p9.out)
+campaign s9 start "$ID"
+ok_eq "kexec: start exits 0" "$?" 0
+ok_eq "kexec: the boot it would do, in boot.log (the running command line but BOOT_IMAGE and an old marker)" "$(cat "$(dir)/boot.log" | sed 's/; then .*//')" \
+	"1 kexec_file_load /boot/vmlinuz-1.0-a initrd=/boot/initrd.img-1.0-a cmdline='root=/dev/vda ro quiet panic=10 contest.campaign=$ID/1'"
+campaign ab9 abort "$ID"
+campaign p10 plan --kernel a=1.0-a,entry=e-a --kernel b=1.0-b,entry=e-b --method grub \
+	--settle 0 noload
+ID=$(sed -n 's/^campaign //p' p10.out)
+campaign s10 start "$ID"
+ok_eq "grub: start refuses without GRUB_DEFAULT=saved" "$?" 1
+ok "saying so" grep -q "GRUB_DEFAULT=saved" s10.err
+mkdir -p "$R/etc/default" "$R/boot/grub"
+echo GRUB_DEFAULT=saved >"$R/etc/default/grub"
+: >"$R/boot/grub/grubenv"
+campaign s10b start "$ID"
+ok_eq "grub: with it, start exits 0" "$?" 0
+ok "grub: grub-reboot ENTRY, in boot.log" grep -q "^1 grub-reboot e-a; then " "$(dir)/boot.log"
+campaign ab10 abort "$ID"
+campaign p11 plan --kernel a=1.0-a,entry=e-a --kernel b=1.0-b,entry=e-b --method sdboot \
+	--settle 0 noload
+ID=$(sed -n 's/^campaign //p' p11.out)
+campaign s11 start "$ID"
+ok "sdboot: bootctl set-oneshot ENTRY, in boot.log" \
+	grep -q "^1 bootctl set-oneshot e-a; then " "$(dir)/boot.log"
+campaign ab11 abort "$ID"
+ok "nothing kexec-loaded, no unit on the host" host_untouched
 
 done_testing

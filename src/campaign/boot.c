@@ -216,6 +216,34 @@ static int kexec_boot(const struct boot_req *r, char *why, size_t len)
 	return go_down(1, why, len);
 }
 
+/* grub-reboot works only with GRUB_DEFAULT=saved and an environment block
+ * grub can write at boot. */
+static int grub_check(char *why, size_t len)
+{
+	char *conf = rooted("/etc/default/grub"), *env = rooted("/boot/grub/grubenv");
+	char *line = NULL;
+	size_t cap = 0;
+	int saved = 0, ret = 0;
+	FILE *f = fopen(conf, "re");
+
+	while (f && getline(&line, &cap, f) > 0)
+		if (!strncmp(line, "GRUB_DEFAULT=", 13))
+			saved = !strncmp(line + 13, "saved", 5) || !strncmp(line + 13, "\"saved\"", 7);
+	if (f)
+		fclose(f);
+	free(line);
+	if (!saved)
+		ret = whyf(why, len, "--method grub: %s does not say GRUB_DEFAULT=saved, without "
+			   "which grub-reboot's entry is not booted (set it, run update-grub)",
+			   "/etc/default/grub");
+	else if (access(env, W_OK))
+		ret = whyf(why, len, "--method grub: no grub environment block to write at "
+			   "/boot/grub/grubenv: %s", strerror(errno));
+	free(conf);
+	free(env);
+	return ret;
+}
+
 static int oneshot_check(const struct campaign_plan *p, const struct arm *a, char *why,
 			 size_t len)
 {
@@ -229,6 +257,8 @@ static int oneshot_check(const struct campaign_plan *p, const struct arm *a, cha
 	find[3] = (char *)argv[0];
 	if (!root_is_test() && proc_first_line(find, found, sizeof(found)))
 		return whyf(why, len, "--method %s: no %s in PATH", p->method, argv[0]);
+	if (!strcmp(p->method, "grub"))
+		return grub_check(why, len);
 	return 0;
 }
 
