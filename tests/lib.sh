@@ -180,3 +180,93 @@ fault_shim() {	# fault_shim: build tests/fault-shim.c into ./fault-shim.so (an
 		>shim.err 2>&1 || skip_all "cannot build the fault shim: $(head -1 shim.err)"
 	SHIM=$T_DIR/fault-shim.so
 }
+
+# ---- contest campaign under a root prefix (CONTEST_ROOT) ------------------------
+# campaign_root: a fake system in $T_DIR/root (boot_id b0, a default kernel
+# 6.1-default, kernels 1.0-a, 1.0-b, 1.0-c in its /boot, systemd "running"),
+# CONTEST_ROOT exported, and $T_DIR/reboot.sh, the script: method's command:
+# it "reboots" into the kernel it is given ($3 of `CMD LABEL SPEC`: the
+# release in CONTEST_CAMPAIGN_RELEASE) by writing a new boot_id, command
+# line, release and /proc/version.  Files in root/ change what it does:
+# wrong (boot that release instead), default (come back in the default
+# kernel: no marker), stay (no reboot at all).  Every boot is a line of
+# root/boots: "SEQ LABEL RELEASE-BOOTED".
+campaign_root() {
+	R=$T_DIR/root
+	mkdir -p "$R/proc/sys/kernel/random" "$R/sys/kernel" "$R/boot" \
+		"$R/run/systemd/system" "$R/etc/systemd/system" || exit 99
+	echo b0 >"$R/proc/sys/kernel/random/boot_id"
+	echo "BOOT_IMAGE=/vmlinuz root=/dev/vda ro quiet" >"$R/proc/cmdline"
+	echo 6.1-default >"$R/proc/sys/kernel/osrelease"
+	echo "Linux version 6.1-default #1" >"$R/proc/version"
+	echo "0.00 0.00 0.00 1/100 1" >"$R/proc/loadavg"
+	for k in a b c; do
+		: >"$R/boot/vmlinuz-1.0-$k"
+		: >"$R/boot/initrd.img-1.0-$k"
+	done
+	cat >"$T_DIR/reboot.sh" <<'EOS'
+#!/bin/sh
+R=$CONTEST_ROOT
+[ -e "$R/stay" ] && exit 0
+n=$(cat "$R/count" 2>/dev/null || echo 0); n=$((n + 1)); echo $n >"$R/count"
+rel=$CONTEST_CAMPAIGN_RELEASE
+cmd=$CONTEST_CAMPAIGN_CMDLINE
+if [ -e "$R/wrong" ]; then rel=$(cat "$R/wrong"); rm -f "$R/wrong"; fi
+if [ -e "$R/default" ]; then rel=6.1-default; cmd="root=/dev/vda ro quiet"; rm -f "$R/default"; fi
+echo "boot-$n" >"$R/proc/sys/kernel/random/boot_id"
+echo "$cmd" >"$R/proc/cmdline"
+echo "$rel" >"$R/proc/sys/kernel/osrelease"
+echo "Linux version $rel #1" >"$R/proc/version"
+# the build id note of release's kernel: GNU, type 3, 4 bytes
+printf '\004\000\000\000\004\000\000\000\003\000\000\000GNU\000%s' "$(printf %s "$rel" | tail -c 4)" \
+	>"$R/sys/kernel/notes"
+echo "$CONTEST_CAMPAIGN_SEQ $1 $rel" >>"$R/boots"
+EOS
+	chmod +x "$T_DIR/reboot.sh"
+	CONTEST_ROOT=$R
+	export CONTEST_ROOT
+	mkdir -p "$T_DIR/run/tree" || exit 99
+}
+
+campaign() {	# campaign NAME ARGS...: contest campaign in run/, its output in
+	# NAME.out and NAME.err, its exit status in $?
+	_n=$1
+	shift
+	(cd "$T_DIR/run" && exec "${CAMPAIGN_CONTEST:-$CONTEST}" campaign "$@" \
+		>"$T_DIR/$_n.out" 2>"$T_DIR/$_n.err")
+}
+
+campaign_plan() {	# campaign_plan NAME ARGS...: plan a campaign of a workload of
+	# a fraction of a second (noload only), booted by reboot.sh; its id in $ID
+	campaign "$@" --method "script:$T_DIR/reboot.sh" --settle 0 --lead-time 0 \
+		--no-probe -w "cmd:$T_DIR/run/tree" --build-cmd 'sleep 0.3' --clean-cmd true \
+		noload
+	_st=$?
+	ID=$(sed -n 's/^campaign //p' "$T_DIR/$1.out")
+	return $_st
+}
+
+campaign_journal() {	# campaign_journal: the journal's phases, "SEQ:PHASE" a line
+	sed 's/.* seq=\([0-9]*\) phase=\([a-z]*\) .*/\1:\2/' \
+		"$R/var/lib/contest/campaign/$ID/journal"
+}
+
+campaign_until_over() {	# campaign_until_over [MAX]: resume, as the service does at
+	# every boot, until the journal ends (at most MAX times, default 40);
+	# the number of resumes in $RESUMES
+	RESUMES=0
+	while [ $RESUMES -lt "${1:-40}" ]; do
+		tail -1 "$R/var/lib/contest/campaign/$ID/journal" | grep -q ' phase=end ' && return 0
+		RESUMES=$((RESUMES + 1))
+		campaign resume-$RESUMES resume
+	done
+	return 1
+}
+
+host_untouched() {	# host_untouched: no contest unit in the host's systemd, no
+	# kexec kernel loaded, no campaign state on the host
+	! ls /etc/systemd/system/contest-campaign.service \
+		/etc/systemd/system/*/contest-campaign.service >/dev/null 2>&1 &&
+	! grep -qx 1 /sys/kernel/kexec_loaded 2>/dev/null &&
+	[ ! -e /var/lib/contest/campaign ]
+}

@@ -7,6 +7,7 @@
 #
 # The order, top down, is written here and nowhere else:
 #   cli      the command line, progress, the run summary (what the user touches)
+#   campaign kernels compared across reboots: plan, journal, boots, analysis
 #   run      the suite, compare, the harness, the workload, the probe, env
 #   report   the report model, its printers, the plot
 #   loads    the loads (loads/, at the top of the tree), their contract, run types
@@ -17,7 +18,7 @@
 # name; a circle is a module that reaches itself through the includes.
 . "$TOP_SRCDIR/tests/lib.sh"
 
-LAYERS="cli run report loads results lib"
+LAYERS="cli campaign run report loads results lib"
 top=$TOP_SRCDIR
 
 layer_dir() {	# layer_dir LAYER: its folder

@@ -25,7 +25,7 @@ done
 for o in $(cat man-options); do
 	ok "$o of the man page is in --help" grep -qxF -- "$o" options
 done
-for c in run compare report plot load list merge env; do
+for c in run compare campaign report plot load list merge env; do
 	ok "man page documents the $c command" grep -q "^\.B $c\$\|^\.BR $c \|^\.SS $c\|contest $c" "$man"
 	ok "--help lists the $c command" grep -q "^  contest $c " help
 done
@@ -47,7 +47,7 @@ if command -v nroff >/dev/null; then
 		text=$(grep -- "^$o	" man-text | cut -f2)
 		# the range the parser enforces, from its message for a bad value
 		# (an unknown option after it: whatever parses, nothing runs)
-		for c in run report list load compare plot env; do
+		for c in run report list load compare campaign plot env; do
 			"$CONTEST" $c "$o" x --no-such-option >/dev/null 2>perr
 			grep -q "wants" perr && break
 		done

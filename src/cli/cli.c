@@ -31,10 +31,12 @@ enum {
 	OPT_DELAYS,
 	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET, OPT_POOL_NOLOAD, OPT_SWAP,
 	OPT_PROBE, OPT_NO_PROGRESS, OPT_JSON_SUMMARY, OPT_CONFIGS, OPT_VARY, OPT_SEED, OPT_COMPARE,
-	OPT_HEADER, OPT_NO_HEADER, OPT_TYPE, OPT_COUNT, OPT_NO_PROBE, OPT_NO_LATENCY, OPT_NO_DELAYS,
+	OPT_HEADER, OPT_NO_HEADER, OPT_KERNEL, OPT_METHOD, OPT_BOOTS, OPT_UNTIL,
+	OPT_RUNS_PER_BOOT, OPT_SETTLE, OPT_CAMPAIGN, OPT_TYPE, OPT_COUNT, OPT_NO_PROBE, OPT_NO_LATENCY, OPT_NO_DELAYS,
 };
 
-#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT | CMD_MERGE | CMD_COMPARE)
+#define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT | CMD_MERGE | CMD_COMPARE | \
+	     CMD_CAMPAIGN)
 #define LOADS (CMD_RUN | CMD_LOAD | CMD_LIST)
 
 /* How an option's value is taken: most set one field of struct config;
@@ -122,9 +124,27 @@ static const struct opt {
 	{ OPT_VARY, "vary", "KEY=V1,V2...", CMD_COMPARE,
 	  "built-in configurations: autogroup, iosched, load-nice, load-session, slice or sched_ext",
 	  OWN },
-	{ OPT_SEED, "seed", "N", CMD_COMPARE,
-	  "which counterbalanced order of the configurations (default 0), recorded",
+	{ OPT_SEED, "seed", "N", CMD_COMPARE | CMD_CAMPAIGN,
+	  "which counterbalanced order of the configurations or kernels (default 0), recorded",
 	  OWN },
+	{ OPT_KERNEL, "kernel", "LABEL=SPEC", CMD_CAMPAIGN,
+	  "plan: a kernel: a release in /boot, or PATH[,initrd=P][,append=ARGS][,entry=ID]",
+	  OWN },
+	{ OPT_METHOD, "method", "HOW", CMD_CAMPAIGN,
+	  "plan: how to boot each kernel: kexec (default), grub, sdboot or script:CMD",
+	  SET(STRING, method) },
+	{ OPT_BOOTS, "boots", "N", CMD_CAMPAIGN,
+	  "plan: measured boots of each kernel (default 4), after one unmeasured first boot",
+	  RANGE(WHOLE, boots, 1, 1000) },
+	{ OPT_UNTIL, "until", "PCT[,max=M]", CMD_CAMPAIGN,
+	  "plan: stop once every difference's 95% interval is within +-PCT% (at most M boots)",
+	  SET(STRING, until) },
+	{ OPT_RUNS_PER_BOOT, "runs-per-boot", "R", CMD_CAMPAIGN,
+	  "plan: rounds of the run types in each measured boot (default 2)",
+	  RANGE(WHOLE, runs_per_boot, 1, 100) },
+	{ OPT_SETTLE, "settle", "SECONDS", CMD_CAMPAIGN,
+	  "plan: wait after each boot before the warm-up (default 120), then for a low load",
+	  RANGE(SECONDS, settle, 0, 86400) },
 	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT | CMD_PLOT,
 	  "results directory (default ./contest-results); report and plot read several",
 	  OWN },
@@ -134,6 +154,9 @@ static const struct opt {
 	{ OPT_COMPARE, "compare", "ID", CMD_REPORT | CMD_PLOT,
 	  "only the comparison ID, its configurations tested against the first",
 	  SET(STRING, compare_id) },
+	{ OPT_CAMPAIGN, "campaign", "ID", CMD_REPORT,
+	  "only the campaign ID: each boot's rounds averaged, the kernels compared on boots",
+	  SET(STRING, campaign_id) },
 	{ OPT_POOL_NOLOAD, "pool-noload", NULL, CMD_REPORT | CMD_PLOT,
 	  "Ratio over the label's noload of all sessions, not of the run's own",
 	  SET(FLAG, pool_noload) },
@@ -278,6 +301,9 @@ void cli_help(FILE *f, const struct command *cmds)
 	static const struct { unsigned cmds; const char *title; } groups[] = {
 		{ CMD_RUN, "Options of run" },
 		{ CMD_COMPARE, "Options of compare (which also takes those of run but -k)" },
+		{ CMD_COMPARE | CMD_CAMPAIGN, "Options of compare and campaign" },
+		{ CMD_CAMPAIGN, "Options of campaign (which also takes those of run but -k, -n, "
+				"--dry-run, --json-summary)" },
 		{ CMD_RUN | CMD_REPORT | CMD_PLOT, "Options of run, report and plot" },
 		{ CMD_REPORT | CMD_PLOT, "Options of report and plot" },
 		{ CMD_REPORT, "Options of report" },
@@ -309,12 +335,22 @@ void cli_help(FILE *f, const struct command *cmds)
 	print_manual(f);
 }
 
-/* Whether o applies to cmd: compare takes run's options but -k. */
+/* Whether o applies to cmd: compare takes run's options but -k; campaign
+ * those too but the number of rounds (--runs-per-boot) and what a boot
+ * cannot do unattended. */
 static int applies(const struct opt *o, enum cmd cmd)
 {
+	static const int not_campaign[] = { OPT_RUNS, OPT_PRECISION, OPT_MAX_RUNS, OPT_DRY_RUN,
+					    OPT_JSON_SUMMARY };
+
 	if (o->cmds & cmd)
 		return 1;
-	return cmd == CMD_COMPARE && (o->cmds & CMD_RUN) && o->id != OPT_LABEL;
+	if (cmd == CMD_CAMPAIGN && (o->cmds & CMD_RUN))
+		for (size_t i = 0; i < ARRAY_SIZE(not_campaign); i++)
+			if (o->id == not_campaign[i])
+				return 0;
+	return (cmd == CMD_COMPARE || cmd == CMD_CAMPAIGN) && (o->cmds & CMD_RUN) &&
+	       o->id != OPT_LABEL;
 }
 
 /* contest COMMAND --help: that command's usage and options only. */
@@ -329,7 +365,7 @@ static void command_help(FILE *f, const struct command *cmds, enum cmd cmd)
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
 		if (applies(&opts[i], cmd))
 			print_option(f, &opts[i]);
-	if (cmd & (LOADS | CMD_RUN | CMD_COMPARE))
+	if (cmd & (LOADS | CMD_RUN | CMD_COMPARE | CMD_CAMPAIGN))
 		fputs("\nSizes take K, M, G or T (powers of 1024).  Run types: see 'contest list'.\n",
 		      f);
 	print_manual(f);
@@ -433,6 +469,7 @@ static void defaults(struct config *cfg, int argc, char **argv)
 	cfg->seconds = 10;
 	cfg->list_root = "/";
 	cfg->probe = PROBE_LIGHT;
+	cfg->settle = -1;
 	cfg->argc = argc;
 	cfg->argv = argv;
 }
@@ -530,6 +567,11 @@ static int set_special(struct config *cfg, int id, const char *name, char *arg)
 	case OPT_SEED:
 		if (parse_u64(arg, 0, UINT64_MAX, &cfg->seed))
 			return usage_error("%s wants a whole number, not '%s'", name, arg);
+		return 0;
+	case OPT_KERNEL:
+		cfg->kernels = xreallocarray(cfg->kernels, (size_t)cfg->nkernels + 1,
+					     sizeof(*cfg->kernels));
+		cfg->kernels[cfg->nkernels++] = arg;
 		return 0;
 	case OPT_REPORT:
 		return 0;
@@ -742,7 +784,7 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 	}
 	if (cfg->cmd == CMD_COMPARE && cfg->auto_runs)
 		return usage_error("compare wants a number of rounds: -n auto does not apply to it");
-	if (cfg->cmd != CMD_RUN && cfg->cmd != CMD_COMPARE)
+	if (cfg->cmd != CMD_RUN && cfg->cmd != CMD_COMPARE && cfg->cmd != CMD_CAMPAIGN)
 		return 0;
 	if (cfg->nresults_dirs > 1)
 		return usage_error("run stores its results in one directory: give -d once");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "campaign/campaign.h"
 #include "run/compare.h"
 #include "run/env.h"
 #include "run/suite.h"
@@ -92,7 +93,15 @@ static int cmd_report(struct config *cfg)
 	struct report_opts o = report_opts_of(cfg);
 	struct store st;
 	char why[512], **labels;
-	int ret = load_selected(cfg, &st, &o, &labels);
+	int ret;
+
+	if (cfg->campaign_id) {
+		if (cfg->nargs || cfg->compare_id)
+			return usage_error("--campaign ID shows that campaign's kernels: name no "
+					   "labels nor --compare with it");
+		return campaign_report(cfg->campaign_id);
+	}
+	ret = load_selected(cfg, &st, &o, &labels);
 
 	if (ret)
 		return ret;
@@ -258,12 +267,24 @@ static int cmd_env(struct config *cfg)
 	return 0;
 }
 
+static int reparse(int argc, char **argv, struct config *cfg);
+
+/* contest campaign: its plan's options parsed again at every boot. */
+static int cmd_campaign(struct config *cfg)
+{
+	return campaign_main(cfg, reparse);
+}
+
 static const struct command commands[] = {
 	{ "run", CMD_RUN, cmd_run, "[options] [RUNTYPE...]",
 	  "run the benchmark (the default command)" },
 	{ "compare", CMD_COMPARE, compare_main,
 	  "--configs FILE|--vary KEY=V1,V2 [run options] [RUNTYPE...]",
 	  "run the suite in every configuration, interleaved round by round" },
+	{ "campaign", CMD_CAMPAIGN, cmd_campaign,
+	  "plan --kernel L=SPEC --kernel L=SPEC... [options] [RUNTYPE...]|start ID|resume|"
+	  "status [ID]|abort ID",
+	  "compare kernels across reboots, unattended: boots interleaved, verified, resumed" },
 	{ "report", CMD_REPORT, cmd_report, "[options] [LABEL...]",
 	  "print the stored results as contest tables" },
 	{ "plot", CMD_PLOT, cmd_plot, "[-o FILE.svg] [options] [LABEL...]",
@@ -278,6 +299,11 @@ static const struct command commands[] = {
 	  "print the environment a run here would record" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
+
+static int reparse(int argc, char **argv, struct config *cfg)
+{
+	return cli_parse(argc, argv, commands, cfg);
+}
 
 int main(int argc, char **argv)
 {
@@ -295,6 +321,7 @@ int main(int argc, char **argv)
 	}
 	free(cfg.args);
 	free(cfg.results_dirs);
+	free(cfg.kernels);
 	if (fflush(stdout) || ferror(stdout)) {
 		msg("error writing output: %s", strerror(errno));
 		return 1;

@@ -15,6 +15,7 @@ enum cmd {
 	CMD_PLOT = 1 << 5,
 	CMD_MERGE = 1 << 6,
 	CMD_COMPARE = 1 << 7,	/* takes every option of run but -k, and its own */
+	CMD_CAMPAIGN = 1 << 8,	/* takes every option of run but -k and -n, and its own */
 };
 
 /* -n auto runs this many rounds before it looks at the spread. */
@@ -76,6 +77,14 @@ struct config {
 	const char *vary;       /* compare --vary KEY=V1,V2... */
 	uint64_t seed;          /* compare --seed (default 0) */
 	const char *compare_id; /* report --compare ID */
+	char **kernels;         /* campaign plan --kernel LABEL=SPEC, each */
+	int nkernels;
+	const char *method;     /* campaign --method */
+	uint64_t boots;         /* campaign --boots (0: not given) */
+	const char *until;      /* campaign --until PCT[,max=M] */
+	uint64_t runs_per_boot; /* campaign --runs-per-boot (0: not given) */
+	double settle;          /* campaign --settle, < 0 = default */
+	const char *campaign_id; /* report --campaign ID */
 	char **args;            /* run types (run) or labels (report) */
 	int nargs;
 	int argc;               /* the whole command line, for the records */
