@@ -5,7 +5,7 @@
 # few seconds under strace, and what decides what the kernel does with the
 # data is compared.  Three kinds of comparison:
 # - a set of features, which must be equal: any *sync*, fadvise and madvise
-#   advice, mlock, opens with O_TRUNC, removals, truncations, the largest
+#   advice, mlock of a MiB or more, opens with O_TRUNC, removals, truncations, the largest
 #   write, the largest read of /dev/zero, and the flags of every open of a
 #   file (not a directory) in the test's own directories or of /dev/zero
 #   (access mode, O_CREAT, O_EXCL, O_TRUNC, O_APPEND, O_DIRECT, O_SYNC,
@@ -105,7 +105,11 @@ features() {
 	/ = -1 [A-Z]/ { next }
 	{ c = call($0) }
 	c ~ /^(fsync|fdatasync|sync_file_range|syncfs|sync)$/ { print "sync " c }
-	c ~ /^mlock/ { print "lock " c }
+	# locking the memory of the load, not a page or two of the tool
+	# (stress-ng locks 12 KiB of its shared state)
+	c == "mlockall" { print "lock " c }
+	(c == "mlock" || c == "mlock2") && match($0, /, [0-9]+/) &&
+		substr($0, RSTART + 2, RLENGTH - 2) + 0 >= 1048576 { print "lock " c }
 	c == "fadvise64" { match($0, /POSIX_FADV_[A-Z]+/); print "fadvise " substr($0, RSTART, RLENGTH) }
 	c == "madvise" { match($0, /MADV_[A-Z_]+/); print "madvise " substr($0, RSTART, RLENGTH) }
 	c == "creat" || ((c == "open" || c == "openat") && /O_TRUNC/) { print "open O_TRUNC" }
