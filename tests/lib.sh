@@ -232,7 +232,7 @@ campaign() {	# campaign NAME ARGS...: contest campaign in run/, its output in
 	# NAME.out and NAME.err, its exit status in $?
 	_n=$1
 	shift
-	(cd "$T_DIR/run" && exec "${CAMPAIGN_CONTEST:-$CONTEST}" campaign "$@" \
+	(cd "$T_DIR/run" && exec "${CAMPAIGN_CONTEST:-$CONTEST_HOOKED}" campaign "$@" \
 		>"$T_DIR/$_n.out" 2>"$T_DIR/$_n.err")
 }
 

@@ -11,6 +11,8 @@
 command -v bash >/dev/null 2>&1 || skip_all "no bash to source the completion in"
 COMPLETION=${COMPLETION:-$TOP_SRCDIR/contrib/completion/contest.bash}
 
+# campaign IDs are read under $CONTEST_ROOT/var/lib/contest/campaign (the
+# completion honours the test builds' root prefix; unset, it is /)
 # what bash offers for LINE (a TAB at its end), one a line, sorted; words
 # split as readline splits them, at blanks and at = and :
 cat >complete.bash <<'SH'
@@ -63,6 +65,11 @@ for mode in $modes; do
 		"$(words './contest compare --vary auto')" "autogroup="
 	ok_eq "$m: a load name after contest load" "$(words './contest load mem')" "mem_load"
 	ok_eq "$m: contest -r is report" "$(words './contest -r --stat')" "--stats"
+	ok_eq "$m: contest campaign <TAB> lists its commands" \
+		"$(words './contest campaign ')" "abort plan resume start status"
+	mkdir -p root/var/lib/contest/campaign/20261206-070000 root/var/lib/contest/campaign/20261206-080000
+	ok_eq "$m: contest campaign status <TAB> lists the campaigns" \
+		"$(CONTEST_ROOT=$T_DIR/root words './contest campaign status ')" "20261206-070000 20261206-080000"
 done
 
 # nothing offered that contest lacks

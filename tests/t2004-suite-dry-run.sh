@@ -55,7 +55,7 @@ else
 fi
 # results that the next boot or systemd-tmpfiles takes away: the rules of
 # tmpfiles.d(5), here a test root's (the test build reads them under
-# $CONTEST_TEST_ROOT), and /tmp whatever the rules say
+# $CONTEST_ROOT), and /tmp whatever the rules say
 rules=$T_DIR/root/usr/lib/tmpfiles.d
 mkdir -p "$rules" "$T_DIR/root/etc/tmpfiles.d"
 srv=$abs/srv	# the results' parents exist, as -d wants
@@ -72,7 +72,7 @@ EOF
 echo "D $srv/masked 1777 root root -" >"$rules/masked.conf"
 ln -s /dev/null "$T_DIR/root/etc/tmpfiles.d/masked.conf"
 plan_warning() {	# plan_warning DIR: the plan's warning for results in DIR
-	(cd d && CONTEST_TEST_ROOT=$T_DIR/root "$CONTEST_HOOKED" --dry-run --quick -k dry \
+	(cd d && CONTEST_ROOT=$T_DIR/root "$CONTEST_HOOKED" --dry-run --quick -k dry \
 		-d "$1" noload) 2>&1 | sed -n 's/^warning: the results directory //p'
 }
 has() { printf '%s' "$1" | grep -qF -- "$2"; }	# has TEXT STRING

@@ -26,8 +26,11 @@ campaign start2 start "$ID"
 ok_eq "start exits 0" "$?" 0
 unit=$R/etc/systemd/system/contest-campaign.service
 ok "start installed the service under the root prefix" test -s "$unit"
-ok "a oneshot service that runs campaign resume" \
-	sh -c "grep -qx 'Type=oneshot' '$unit' && grep -q '^ExecStart=.* campaign resume\$' '$unit'"
+ok "a service that runs campaign resume, Type=exec (resume waits for the boot's jobs)" \
+	sh -c "grep -qx 'Type=exec' '$unit' && grep -q '^ExecStart=.* campaign resume\$' '$unit'"
+ok_eq "the unit written is the one make install installs, but the path" \
+	"$(grep -v '^ExecStart=' "$unit")" \
+	"$(grep -v '^#\|^ExecStart=' "$TOP_SRCDIR/contrib/systemd/contest-campaign.service.in")"
 ok "and enabled it" test -L "$R/etc/systemd/system/multi-user.target.wants/contest-campaign.service"
 ok_eq "the active campaign is named" "$(cat "$R/var/lib/contest/campaign/active")" "$ID"
 ok_eq "the first boot asked for, the boot start ran on not measured" \
@@ -67,13 +70,13 @@ ok_eq "status exits 0" "$?" 0
 ok "status: done" grep -q "^state: done" st.out
 ok "status: the boot table" grep -q "^   3       a  *ran " st.out
 ok "status: the tables" grep -q "^noload  *a  *2  *4 " st.out
-(cd run && "$CONTEST" report --campaign "$ID" >../rep.out 2>../rep.err)
+(cd run && "$CONTEST_HOOKED" report --campaign "$ID" >../rep.out 2>../rep.err)
 ok_eq "report --campaign exits 0" "$?" 0
 ok "report: 2 boots and 4 runs of each kernel" \
 	sh -c "grep -q '^noload  *a  *2  *4 ' rep.out && grep -q '^  *b  *2  *4 ' rep.out"
 ok "report: the spread and the smallest detectable difference under it" \
 	grep -q "^noload: SD of a boot's mean .*smallest difference 2 boots a kernel detect" rep.out
-(cd run && "$CONTEST" report >../plain.out 2>&1)
+(cd run && "$CONTEST_HOOKED" report >../plain.out 2>&1)
 ok "contest report reads the campaign's records as any" grep -q "^a  *\[4\]" plain.out
 
 # ---- three kernels ---------------------------------------------------------------------
@@ -86,15 +89,27 @@ ok "a burn-in boot of each, then a Williams row" \
 	sh -c "echo '$order' | grep -qx 'a\\* b\\* c\\* | [abc] [abc] [abc]'"
 ok_eq "the row: each kernel once" \
 	"$(echo "$order" | sed 's/.*| //' | tr ' ' '\n' | sort | tr '\n' ' ')" "a b c "
+# this time the unit is installed (make install, a package): start enables
+# that one, by the symlink systemctl enable makes, and writes none
+mkdir -p "$R/usr/lib/systemd/system"
+sed 's|@bindir@|/usr/bin|' "$TOP_SRCDIR/contrib/systemd/contest-campaign.service.in" \
+	>"$R/usr/lib/systemd/system/contest-campaign.service"
 campaign start3 start "$ID"
 ok_eq "start exits 0" "$?" 0
+ok_eq "an installed unit: start enables it" \
+	"$(readlink "$R/etc/systemd/system/multi-user.target.wants/contest-campaign.service")" \
+	/usr/lib/systemd/system/contest-campaign.service
+ok "and writes no unit of its own" test ! -e "$unit"
 campaign_until_over
 ok_eq "six boots, in the planned order" "$(cut -d' ' -f2 "$R/boots" | tr '\n' ' ')" \
 	"$(echo "$order" | tr -d '*|' | tr -s ' ' | sed 's/^ //') "
 ok_eq "three measured boots stored, one a kernel" \
 	"$(grep '^run ' run/contest-results/*.results | grep -c " campaign=$ID ")" 3
-(cd run && "$CONTEST" report --campaign "$ID" >../rep3.out 2>&1)
+(cd run && "$CONTEST_HOOKED" report --campaign "$ID" >../rep3.out 2>&1)
 ok "report: three kernels" sh -c "grep -q '^  *c  *1  *1 ' rep3.out"
+ok "the end disabled the installed unit and left it installed" \
+	sh -c "test ! -e '$R/etc/systemd/system/multi-user.target.wants/contest-campaign.service' &&
+		test -s '$R/usr/lib/systemd/system/contest-campaign.service'"
 ok "the host is untouched" host_untouched
 
 done_testing

@@ -82,7 +82,7 @@ ok "the campaign ends done" grep -q ' phase=end .*note=done' "$dir/journal"
 ok_eq "boot 3 ran once" "$(grep -c ' seq=3 phase=ran ' "$dir/journal")" 1
 ok_eq "boot 3: 3 records in the store (1 cut short, 2 counted)" \
 	"$(grep '^run ' run/contest-results/a.results | grep " campaign=$ID " | grep -c ' boot=3 ')" 3
-(cd run && "$CONTEST" report --campaign "$ID" >../rep.out 2>&1)
+(cd run && "$CONTEST_HOOKED" report --campaign "$ID" >../rep.out 2>&1)
 ok "report counts 4 runs of each kernel" \
 	sh -c "grep -q '^noload  *a  *2  *4 ' rep.out && grep -q '^  *b  *2  *4 ' rep.out"
 ok "and says one run of a cut boot is left out" grep -q "^1 run of boots cut short and done again: left out" rep.out

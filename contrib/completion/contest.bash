@@ -115,7 +115,7 @@ _contest_labels()
 _contest_campaigns()
 {
 	local d
-	for d in "${CONTEST_CAMPAIGN_DIR:-/var/lib/contest/campaign}"/*/; do
+	for d in "${CONTEST_ROOT-}/var/lib/contest/campaign"/*/; do
 		[[ -d $d ]] || continue
 		d=${d%/}
 		printf '%s\n' "${d##*/}"

@@ -46,22 +46,35 @@
 #define DEFAULT_SETTLE 120
 #define BOOT_GUESS 120		/* seconds a reboot takes, for the estimate */
 
-/* The unit: contrib/contest-campaign.service holds the same but the path. */
+/* The unit, where make install put none (a build tree): the same as
+ * contrib/systemd/contest-campaign.service.in but the path (tests/t2030
+ * holds them together).  Type=exec, not oneshot: resume waits for
+ * `systemctl is-system-running --wait`, which a start job still pending
+ * would keep waiting forever. */
 static const char unit_text[] =
 	"[Unit]\n"
-	"Description=contest campaign: go on comparing kernels after a boot\n"
+	"Description=Resume the contest campaign after a boot\n"
+	"Documentation=man:contest(1)\n"
 	"After=multi-user.target\n"
 	"ConditionPathExists=" STATE_DIR "/active\n"
 	"\n"
 	"[Service]\n"
-	"Type=oneshot\n"
+	"Type=exec\n"
 	"ExecStart=%s campaign resume\n"
-	"TimeoutStartSec=infinity\n"
 	"StandardOutput=journal+console\n"
 	"StandardError=journal+console\n"
 	"\n"
 	"[Install]\n"
 	"WantedBy=multi-user.target\n";
+
+/* Where make install or a package puts the unit (configure's
+ * systemdsystemunitdir, or systemd's usual places). */
+static const char *const unit_dirs[] = {
+#ifdef SYSTEMDSYSTEMUNITDIR
+	SYSTEMDSYSTEMUNITDIR,
+#endif
+	"/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system",
+};
 
 static char *state_path(const char *id, const char *file)
 {
@@ -207,19 +220,30 @@ int systemd_here(void)
 	return yes;
 }
 
+/* Enable the service: the installed unit where there is one, else one
+ * written to /etc/systemd/system; by the symlink `systemctl enable` makes
+ * (the next boot reads it; no daemon is asked). */
 static int install_service(char *why, size_t len)
 {
 	char exe[1024], *dir = rooted(UNIT_DIR), *wants = rooted(UNIT_DIR "/multi-user.target.wants");
 	char *unit = xasprintf("%s/" UNIT, dir), *link = xasprintf("%s/" UNIT, wants);
-	char *text;
+	char *target = NULL, *text;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int ret = 0;
 
+	for (size_t i = 0; !target && i < ARRAY_SIZE(unit_dirs); i++) {
+		char *p = xasprintf("%s%s/" UNIT, root_prefix(), unit_dirs[i]);
+
+		if (access(p, F_OK) == 0)
+			target = xasprintf("%s/" UNIT, unit_dirs[i]);
+		free(p);
+	}
 	exe[n > 0 ? n : 0] = '\0';
 	text = xasprintf(unit_text, n > 0 ? exe : "/usr/local/bin/contest");
-	if (make_dirs(wants) || replace_file(unit, text, strlen(text)) ||
-	    ((unlink(link) && errno != ENOENT) || symlink("../" UNIT, link)))
-		ret = whyf(why, len, "cannot install %s: %s", unit, strerror(errno));
+	if (make_dirs(wants) || (!target && replace_file(unit, text, strlen(text))) ||
+	    ((unlink(link) && errno != ENOENT) || symlink(target ? target : "../" UNIT, link)))
+		ret = whyf(why, len, "cannot install %s: %s", target ? link : unit, strerror(errno));
+	free(target);
 	free(text);
 	free(dir);
 	free(wants);
@@ -797,6 +821,15 @@ static void newest(char *id, size_t len)
 		closedir(d);
 	free(path);
 }
+
+const struct campaign_verb campaign_verbs[] = {
+	{ "plan", "write a campaign's plan (--kernel LABEL=SPEC...) and print its ID" },
+	{ "start", "check what can be checked, enable the service, boot the first kernel" },
+	{ "resume", "what the service runs at every boot; nothing without a campaign" },
+	{ "status", "where a campaign is, and its tables so far" },
+	{ "abort", "end a campaign: the service disabled, every result kept" },
+	{ NULL, NULL },
+};
 
 int campaign_main(struct config *cfg, campaign_parse_fn parse)
 {

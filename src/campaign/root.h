@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* root.h - the root prefix: every system path a campaign reads or writes
  * (/var/lib/contest, /proc, /sys, /etc/systemd, /boot) under $CONTEST_ROOT,
- * for the tests; with it set, nothing is booted for real (kexec, grub and
+ * read by the test build only (tests/contest-hooked); with it set, nothing is booted for real (kexec, grub and
  * sdboot write what they would do to the campaign's boot.log). */
 #ifndef CONTEST_CAMPAIGN_ROOT_H
 #define CONTEST_CAMPAIGN_ROOT_H

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "campaign/campaign.h"
 #include "run/builtin.h"
 #include "run/workload.h"
 #include "report/report.h"
@@ -360,8 +361,14 @@ static void command_help(FILE *f, const struct command *cmds, enum cmd cmd)
 
 	while (c->name && c->id != cmd)
 		c++;
-	fprintf(f, "Usage: contest %s %s\n\n%s.\n\nOptions:\n", c->name, c->usage,
-		c->summary);
+	fprintf(f, "Usage: contest %s %s\n\n%s.\n\n", c->name, c->usage, c->summary);
+	if (cmd == CMD_CAMPAIGN) {
+		fputs("Commands:\n", f);
+		for (const struct campaign_verb *v = campaign_verbs; v->name; v++)
+			fprintf(f, "  %-10s %s\n", v->name, v->summary);
+		fputc('\n', f);
+	}
+	fputs("Options:\n", f);
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
 		if (applies(&opts[i], cmd))
 			print_option(f, &opts[i]);

@@ -21,15 +21,14 @@
 
 /* A results directory that the next boot empties, or whose files age out,
  * does not keep this kernel's results for the next: 1 and why in buf,
- * else 0.  A test build reads the tmpfiles.d rules under
- * $CONTEST_TEST_ROOT. */
+ * else 0.  The test build reads the tmpfiles.d rules under $CONTEST_ROOT. */
 int results_lost_at_boot(const char *dir, char *buf, size_t len)
 {
 	const char *root = NULL;
 	char why[1024];
 
 #ifdef CONTEST_TEST_HOOKS
-	root = getenv("CONTEST_TEST_ROOT");
+	root = getenv("CONTEST_ROOT");
 #endif
 	if (!dir_lost_at_boot(dir, root, why, sizeof(why)))
 		return 0;
