@@ -103,6 +103,10 @@ for sig in INT KILL; do
 	ok_eq "SIG$sig: contest exits $want" "$st" $want
 	wait_until back
 	ok_eq "SIG$sig: autogroup is back to $ag0" "$(cat $ag)" "$ag0"
+	# the guardian puts autogroup back and kills what is left, in its own
+	# time after contest's death: wait (60 s at most) for both
+	run_gone() { [ -z "$(procs_in "$(cd run && pwd -P)")" ]; }
+	wait_until run_gone
 	ok_eq "SIG$sig: nothing left in the run directory" "$(procs_in "$(cd run && pwd -P)")" ""
 done
 
