@@ -86,6 +86,11 @@ ok_eq "boot 3: 3 records in the store (1 cut short, 2 counted)" \
 ok "report counts 4 runs of each kernel" \
 	sh -c "grep -q '^noload  *a  *2  *4 ' rep.out && grep -q '^  *b  *2  *4 ' rep.out"
 ok "and says one run of a cut boot is left out" grep -q "^1 run of boots cut short and done again: left out" rep.out
+# on a failure, what the store holds of this campaign: boot, session, validity
+grep -q '^  *b  *2  *4 ' rep.out ||
+	grep -h '^run ' run/contest-results/*.results | grep " campaign=$ID " | while read -r rec; do
+		echo "# $(printf '%s' "$rec" | grep -o ' \(label\|boot\|session\|valid\|reason\|note\)=[^ ]*' | tr -d '\n')"
+	done
 ok "nothing of contest is left running" sh -c "! contest_in '$T_DIR/run'"
 ok "the host is untouched" host_untouched
 
