@@ -270,3 +270,16 @@ host_untouched() {	# host_untouched: no contest unit in the host's systemd, no
 	! grep -qx 1 /sys/kernel/kexec_loaded 2>/dev/null &&
 	[ ! -e /var/lib/contest/campaign ]
 }
+
+within_72() {	# within_72 FILE: every line of FILE within a mail's 72 columns
+	awk 'length($0) > 72 { print FILENAME ":" FNR ": " length($0) ": " $0; bad = 1 }
+		END { exit bad }' "$1"
+}
+
+joined_note() {	# joined_note FILE START: the line of FILE that starts with
+		# START and the lines after it indented by two spaces (a note or
+		# legend wrapped for a mail), joined by a space
+	awk -v s="$2" 'on && /^  / { sub(/^  /, ""); printf " %s", $0; next }
+		on { exit } index($0, s) == 1 { on = 1; printf "%s", $0 }
+		END { if (on) print "" }' "$1"
+}

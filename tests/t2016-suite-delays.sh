@@ -108,8 +108,9 @@ ok "the cgroup of the build is gone" no_build_cgroup
 (cd run && "$CONTEST" report --delays) >rep 2>&1
 ok_eq "report --delays exits 0" "$?" 0
 sed 's/^/# /' rep
-ok "a process_load table with the dl row" \
-	sh -c "sed -n '/^process_load:\$/,/^\$/p' rep | grep -q '^dl  *\[1\]  *[0-9.]*  *[0-9.]*  *[0-9.]*'"
+ok "a process_load table with the dl row, what the load added to its noload" \
+	sh -c "sed -n '/^process_load:\$/,/^\$/p' rep | grep -q '^dl  *\[1\]  *[-+][0-9.]*  *[-+][0-9.]*  *[-+][0-9.]*'"
+ok "every line within 72 columns" awk 'length($0) > 72 { print; bad = 1 } END { exit bad }' rep
 for fmt in markdown csv json keyvalue; do
 	(cd run && "$CONTEST" report --delays --format $fmt) >rep.$fmt 2>&1
 	ok_eq "report --delays --format $fmt exits 0" "$?" 0
@@ -182,7 +183,7 @@ if command -v setpriv >/dev/null; then
 	ok "PSI is the machine's (no cgroup of its own without root), or absent with why" \
 		sh -c "grep -q ' psi_scope=machine ' $f || grep -q ' psi_absent=' $f"
 	(cd nobody && "$CONTEST" report --delays) >nr.rep 2>&1
-	ok "report --delays says why" grep -q 'nr noload: 1 of 1 runs without delays (taskstats needs root)' nr.rep
+	ok "report --delays says why" grep -q '^Runs without delays (taskstats needs root): nr noload 1 of 1$' nr.rep
 	ok_eq "task_delayacct untouched" "$(cat $da)" 0
 else
 	skip "no setpriv to run contest as nobody"

@@ -6,13 +6,122 @@
 # row, run type and task the runs counted, the wakeups (the sum of the
 # runs' histogram counts), the max (the largest of the runs' maxima), Miss%
 # (their misses over their periods) and the percentiles in order; csv,
-# json, keyvalue and text agree; the main table's p99 line is the csv's;
+# json, keyvalue and text agree; the main table's p99 line is the latency tables';
 # light, full and no-probe runs are rows apart in every table; a store
-# without probe runs is refused.
+# without probe runs is refused.  First, from records written here with
+# histograms of known figures (issue 47, point 8): the text prints each
+# task's wakeups, a percentile only where 10 wakeups or more lie above it,
+# each figure rounded to the spread of the runs' own, and every line within
+# a mail's 72 columns, a long label's too.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v make >/dev/null || skip_all "make is not installed"
 command -v "${CC:-cc}" >/dev/null || skip_all "no C compiler (${CC:-cc})"
+
+
+# --- known histograms ----------------------------------------------------------
+# Two noload runs a label, the light probe's tasks with wakeups at bucket
+# middles of the histogram (src/results/hist.c), so that every figure read
+# back is known: audio 5,900 at 20 us, 80 at 1 ms and 20 at 2 ms a run (its
+# p99 1.0035 ms, the second run of "spread" at twice the p99 and p99.9:
+# the runs differ 2x), video 690 at 0.1 ms and 10 at 5 ms, input 345 at
+# 0.05 ms and 5 at 8 ms.  Merged, audio has 12,000 wakeups (p99.9 shown),
+# video 1,400 (p99, not p99.9), input 700 (p90, not p99).
+long=6.10.0-rc7-next-20240912-with-a-long-name
+if command -v python3 >/dev/null; then
+	cat >mk.py <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["TOP_SRCDIR"], "tests", "data"))
+from records import line
+
+def mid(v):
+    # the middle of v's bucket: 64 a power of two from 2^9 ns
+    e = v.bit_length() - 1
+    shift = e - 6
+    return ((v >> shift) << shift) + (1 << shift) // 2
+
+def bucket(v):
+    e = v.bit_length() - 1
+    return (e - 9) * 64 + (v >> (e - 6)) - 64
+
+def hist(values):	# {ns: count}, ns at bucket middles
+    vs = sorted(values)
+    n = sum(values.values())
+    runs, last = [], None
+    for v in vs:
+        i = bucket(v)
+        if last is not None and i == last + 1:
+            runs[-1] += ",%d" % values[v]
+        else:
+            runs.append("%d:%d" % (i, values[v]))
+        last = i
+    return "h1/%d/%d/%d/%d/0/0/%s" % (n, vs[0], vs[-1], sum(v * c for v, c in values.items()),
+                                      ";".join(runs))
+
+label, twice = sys.argv[1], sys.argv[2] == "spread"
+os.makedirs("lat", exist_ok=True)
+out = ["# contest results, format 1: one record a line\n",
+       line("env", [("label", label), ("session", "s"), ("contest", "0.1.0"),
+                    ("kernel", "6.8.0"), ("hostname", "alpha"), ("ncpus", "2")])]
+for rnd in (1, 2):
+    k = 2 if twice and rnd == 2 else 1
+    tasks = {"audio": {mid(20000): 5900, mid(k * 1000000): 80, mid(k * 2000000): 20},
+             "video": {mid(100000): 690, mid(5000000): 10},
+             "input": {mid(50000): 345, mid(8000000): 5}}
+    kv = [("label", label), ("session", "s"), ("type", "noload"), ("round", rnd),
+          ("workload", "builtin"), ("flush", "drop_caches"), ("valid", 1),
+          ("elapsed_ns", 30 * 10**9), ("user_ns", 30 * 10**9), ("sys_ns", 0),
+          ("load_work", "1.0"), ("load_user_ns", 0), ("load_sys_ns", 0),
+          ("probe_cal", "100"), ("probe_profile", "light")]
+    for t, work in (("audio", 20000), ("video", 50000), ("input", 50000)):
+        kv += [("probe_%s_work_ns" % t, work), ("probe_%s" % t, hist(tasks[t])),
+               ("probe_%s_periods" % t, sum(tasks[t].values())), ("probe_%s_misses" % t, 0)]
+    out.append(line("run", kv))
+with open(os.path.join("lat", label + ".results"), "a") as f:
+    f.writelines(out)
+PY
+	python3 mk.py tight same && python3 mk.py spread spread && python3 mk.py "$long" same ||
+		exit 99
+	"$CONTEST" report --latency -d lat >lat.out 2>lat.err
+	ok_eq "report --latency of the known histograms exits 0" "$?:$(cat lat.err)" "0:"
+	sed 's/^/# /' lat.out
+	fig() {	# fig ROW TASK: the figures of ROW's line of TASK, from Wakeups on
+		awk -v row="$1" -v task="$2" '$1 == row { on = 1 } on && NF >= 9 && $(NF - 8) == task {
+			for (i = NF - 6; i <= NF; i++) printf "%s%s", $i, i < NF ? " " : "\n"; exit }' lat.out
+	}
+	ok "the header names the wakeups" \
+		grep -q '^Kernel  *Task  *\[runs\]  *Wakeups  *p50  *p90  *p99  *p99\.9  *max  *Miss%$' lat.out
+	ok_eq "audio, runs alike: 12000 wakeups, 3 figures (no spread), p99.9 shown" \
+		"$(fig tight audio)" "12000 0.0201 0.0201 1.00 2.01 2.01 0.0"
+	ok_eq "audio, runs 2x apart: p99 and p99.9 as the spread allows (1.0, 4)" \
+		"$(fig spread audio)" "12000 0.0201 0.0201 1.0 4 4 0.0"
+	ok_eq "video, 1400 wakeups: p99, no p99.9" "$(fig tight video)" "1400 0.0998 0.0998 5.01 - 5.01 0.0"
+	ok_eq "input, 700 wakeups: p90, no p99" "$(fig tight input)" "700 0.0499 0.0499 - - 8.03 0.0"
+	ok "every line within 72 columns, the long label's too" within_72 lat.out
+	ok "the long label on a line of its own, its tasks under it" awk -v n="$long" '
+		$0 == n { name = NR } name && NR == name + 1 && /^  *audio  *\[2\]  *12000 / { found = 1 }
+		END { exit !found }' lat.out
+	ok_eq "the legend says which percentiles are shown and how they are rounded" \
+		"$(joined_note lat.out 'Latency: ')" \
+		"Latency: a wakeup's start minus its deadline, over every wakeup of the row's runs (Wakeups); a percentile only where 10 wakeups or more lie above it (p99: 1000 wakeups, p99.9: 10000), else -; rounded to the spread between the runs' own figures."
+	"$CONTEST" report -d lat >lat.main 2>lat.err
+	ok_eq "the main report of them exits 0" "$?" 0
+	ok_eq "its p99 line: each row's audio and video p99, as --latency prints them" \
+		"$(joined_note lat.main 'Latency p99 (ms)' | sed 's/^Latency p99 (ms), audio\/video: //' |
+			tr ',' '\n' | sed 's/^ *//' | LC_ALL=C sort)" \
+		"$long 1.00/5.01
+spread 1.0/5.01
+tight 1.00/5.01"
+	ok "the p99 line within 72 columns" sh -c \
+		"awk '/^Latency p99/ { on = 1; print; next } on && /^  / { print; next } { on = 0 }' lat.main |
+			awk 'length(\$0) > 72 { bad = 1 } END { exit bad }'"
+	"$CONTEST" report --latency --format csv -d lat >lat.csv 2>lat.err
+	ok_eq "csv: every figure as it was (p99.9 of 700 wakeups too), wakeups counted" \
+		"$(awk -F, '$2 == "tight" && $4 == "input" { printf "%s %.4f %.4f\n", $6, $9, $10 }' lat.csv)" \
+		"700 8.0282 8.0282"
+else
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do skip "known histograms: python3 is not installed"; done
+fi
 
 mkdir run || exit 99
 cd run || exit 99
@@ -44,7 +153,7 @@ ok_eq "report --latency exits 0" "$?" 0
 ok "a table per run type" sh -c 'grep -q "^noload latency (ms):" text &&
 	grep -q "^process_load latency (ms):" text'
 ok "the header names the columns" \
-	grep -q '^Kernel  *Task  *\[runs\]  *p50  *p90  *p99  *p99.9  *max  *Miss%$' text
+	grep -q '^Kernel  *Task  *\[runs\]  *Wakeups  *p50  *p90  *p99  *p99.9  *max  *Miss%$' text
 ok_eq "a line per row and task in each table" \
 	"$(grep -c '^\(A\|B\|\)  *\(audio\|video\|input\)  *\[2\] ' text)" 12
 ok "the legend says what Miss% is" grep -q '^Miss%: ' text
@@ -119,10 +228,17 @@ assert n == len(rows) == 12, (n, len(rows))
 else
 	skip "json against csv: python3 is not installed"
 fi
-# text shows p99 to 3 decimals: the csv's, rounded
-ok_eq "text: the p99 of A's noload audio is the csv's" \
-	"$(awk '/^noload latency/ { on = 1 } on && $1 == "A" && $2 == "audio" { print $6; exit }' text | tr -d '*')" \
-	"$(awk -F, '$1 == "A" && $3 == "noload" && $4 == "audio" { printf "%.3f\n", $9 }' csv)"
+# text: the csv's wakeups; its p99, where 1,000 wakeups or more leave 10
+# above it, the csv's rounded (within half its last digit), else -
+awk '/^noload latency/ { on = 1 } on && $1 == "A" && $2 == "audio" { print $4, $7; exit }' text |
+	tr -d '*' >a.text
+awk -F, '$1 == "A" && $3 == "noload" && $4 == "audio" { print $6, $9 }' csv >a.csv
+ok "text: A's noload audio wakeups are the csv's, its p99 the csv's rounded or -" \
+	awk 'NR == FNR { w = $1; p = $2; next }
+	{ if ($1 != w) exit 1
+	  if (w < 1000) exit $2 != "-"
+	  d = index($2, ".") ? length($2) - index($2, ".") : 0
+	  exit !($2 - p <= 0.5 * 10 ^ -d + 1e-9 && p - $2 <= 0.5 * 10 ^ -d + 1e-9) }' a.csv a.text
 
 # markdown: the pipe tables aligned in their source too (each line as long
 # as its header), the legend's '*' escaped (a list item "- * ..." is a
@@ -147,15 +263,17 @@ if command -v python3 >/dev/null; then
 fi
 
 # the main tables: under each, one line of every row's audio and video p99,
-# the csv's, rounded; right under the table's last row
+# as the latency tables print them; right under the table's last row
 "$CONTEST" report >main0 2>err
 ok_eq "report exits 0" "$?" 0
 for type in noload process_load; do
-	ok_eq "the $type table is followed by its p99 line, the csv's" \
+	ok_eq "the $type table is followed by its p99 line, the latency tables' p99s" \
 		"$(awk -v t="$type:" '$0 == t { on = 1; next } on && /^[AB] / { last = NR; next }
 			on && last && NR == last + 1 { print; exit }' main0)" \
-		"$(awk -F, -v t="$type" '$3 == t && $4 == "audio" { a[$2] = $9 } $3 == t && $4 == "video" { v[$2] = $9 }
-			END { printf "Latency p99 (ms), audio/video: A %.3f/%.3f, B %.3f/%.3f\n", a["A"], v["A"], a["B"], v["B"] }' csv)"
+		"$(tr -d '*' <text | awk -v t="$type latency (ms):" '$0 == t { on = 1; next } on && /^$/ { on = 0 }
+			on && NF == 10 { row = $1; p[row, $2] = $7 } on && NF == 9 { p[row, $1] = $6 }
+			END { printf "Latency p99 (ms), audio/video: A %s/%s, B %s/%s\n", p["A", "audio"],
+				p["A", "video"], p["B", "audio"], p["B", "video"] }')"
 done
 ok_eq "the 2002 columns are as they were" \
 	"$(grep -c '^Kernel  *\[runs\]  *Time  *CPU%  *Loads  *LCPU%  *Ratio$' main0)" 2
@@ -192,7 +310,7 @@ ok_eq "the noload rows: A (1) [2] runs, A (2) and A (3) [1] each" \
 # the noload table's line, wrapped for a mail (a row's figures never cut)
 awk '/^Latency p99/ { on = 1; print; next } on && /^  / { print; next } { if (on) exit }' main >line
 ok_eq "the p99 line has the light and full rows, not the one without" \
-	"$(tr '\n' ' ' <line | sed 's/^Latency p99 (ms), audio\/video: //; s/ [0-9]*\.[0-9]*\/[0-9]*\.[0-9]*,\{0,1\} */|/g')" \
+	"$(tr '\n' ' ' <line | sed 's/^Latency p99 (ms), audio\/video: //; s/ [-0-9.]*\/[-0-9.]*,\{0,1\} */|/g')" \
 	"A (1)|A (3)|B|"
 ok "wrapped within 72 columns" awk 'length($0) > 72 { bad = 1 } END { exit bad }' line
 "$CONTEST" report --latency A >text2 2>err

@@ -247,8 +247,30 @@ static void test_codec(void)
 	ok(bad_ok, "%zu damaged forms are refused with a reason", sizeof(bad) / sizeof(bad[0]));
 }
 
+/* A percentile is shown where 10 values lie above it (issue 47). */
+static void test_least_count(void)
+{
+	ok(hist_least_count(50) == 20, "p50 needs 20 values (%llu)",
+	   (unsigned long long)hist_least_count(50));
+	ok(hist_least_count(90) == 100, "p90 needs 100");
+	ok(hist_least_count(99) == 1000, "p99 needs 1,000 (%llu)",
+	   (unsigned long long)hist_least_count(99));
+	ok(hist_least_count(99.9) == 10000, "p99.9 needs 10,000 (%llu)",
+	   (unsigned long long)hist_least_count(99.9));
+	ok(hist_least_count(100) == 1, "the maximum needs one");
+	/* the figure's meaning: with that many, p99.9 is not the maximum */
+	struct hist h;
+
+	hist_init(&h);
+	for (int i = 0; i < 10000; i++)
+		hist_record(&h, i < 9990 ? 1000 : 1000000 + i);
+	ok(hist_percentile(&h, 99.9) < 1000000 && h.max >= 1000000,
+	   "10,000 values, 10 above p99.9: it is not among them");
+}
+
 int main(void)
 {
+	test_least_count();
 	test_distribution("uniform", gen_uniform);
 	test_distribution("exponential", gen_exponential);
 	test_distribution("bimodal", gen_bimodal);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "report/report.h"
 #include "tap.h"
 #include "lib/util.h"
@@ -375,8 +376,73 @@ static void test_escaping(void)
 	free_runs(md_runs, 2);
 }
 
+/* The latency tables' rounding (issue 47): to the place of the spread's
+ * leading digit, 1 to 3 significant figures, 2 where the spread is not
+ * known. */
+static void test_round_spread(void)
+{
+	static const struct { double v, rel; const char *want; } c[] = {
+		{ 1.234, 0.01, "1.23" },	/* spread 0.012: the hundredths */
+		{ 1.234, 0.1, "1.2" },		/* 0.12: the tenths */
+		{ 1.234, 0.632, "1.2" },	/* runs 2x apart: 0.78, the tenths */
+		{ 1.834, 0.632, "2" },		/* 1.16: the units */
+		{ 4.014, 0.632, "4" },
+		{ 0.123, 0.632, "0.12" },	/* 0.078: the hundredths */
+		{ 1.2345, 0, "1.23" },		/* no spread: 3 figures, the most */
+		{ 1.2345, 1e-9, "1.23" },
+		{ 0.020096, 0, "0.0201" },
+		{ 1.234, 50, "1" },		/* spread above the value: 1 figure */
+		{ 1.234, INFINITY, "1" },
+		{ 1.234, NAN, "1.2" },		/* one run: 2 figures */
+		{ 9.96, NAN, "10" },		/* rounded up a digit: not 10.0 */
+		{ 1234, 0.1, "1200" },		/* 123: the hundreds */
+		{ 0, 0.1, "0" },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char buf[32];
+
+		report_round_spread(c[i].v, c[i].rel, buf, sizeof(buf));
+		is_str(buf, c[i].want, "%g with a spread of %g of it: %s", c[i].v, c[i].rel,
+		       c[i].want);
+	}
+}
+
+/* report_wrap() of text at width, as a string (allocated). */
+static char *wrapped(const char *text, int width)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report_wrap(f, text, width);
+	fclose(f);
+	return buf;
+}
+
+/* Wrapped at spaces, a name and its figures kept together, a word too long
+ * for a line of its own wrapped at its kept spaces. */
+static void test_wrap(void)
+{
+	char *out = wrapped("Head: aaaa" REPORT_NBSP "1, bbbbbb, c, a-long-word-of-30-characters!!",
+			    20);
+
+	is_str(out, "Head: aaaa 1,\n  bbbbbb, c,\n  a-long-word-of-30-characters!!\n",
+	       "wrapped before a word that would pass 20 columns, a long one whole");
+	free(out);
+	out = wrapped("Runs: a-name-of-18-chars" REPORT_NBSP "noload" REPORT_NBSP "1", 24);
+	is_str(out, "Runs: a-name-of-18-chars\n  noload 1\n",
+	       "a word too long for a line of its own, wrapped at its kept spaces");
+	free(out);
+	out = wrapped("p" REPORT_NBSP "<" REPORT_NBSP "0.05 and more", 0);
+	is_str(out, "p < 0.05 and more\n", "width 0: one line, kept spaces printed as spaces");
+	free(out);
+}
+
 int main(void)
 {
+	test_round_spread();
+	test_wrap();
 	test_layout();
 	test_loads();
 	test_cells();

@@ -11,9 +11,16 @@
  * Significance, as for Time: every row against the test base's row of the
  * same workload (report_test_row()), per figure, Welch's test on the runs'
  * seconds, Holm's adjustment across the run types of the row; a '*' follows
- * a figure that differs.  Text and markdown print the tables; csv one line
- * per row and run type; json one document (schema contest-delays/1);
- * keyvalue a line per figure. */
+ * a figure that differs.
+ *
+ * Text and markdown print the legend first, then per run type a table of
+ * the seconds, the noload's own and every other run type's less the row's
+ * noload (what the load added: make -j8 on 2 CPUs waits on itself, and a
+ * noload Wait six times its Time would bury it), and a table of PSI under
+ * it (two tables: one would not fit a mail's 72 columns), then the notes,
+ * one per kind and reason naming every cell it is about.  csv one line per
+ * row and run type; json one document (schema contest-delays/1); keyvalue a
+ * line per figure: the means, as recorded. */
 #include "config.h"
 
 #include <math.h>
@@ -56,6 +63,7 @@ struct delay_cell {
 struct delays_report {
 	const struct report *r;
 	struct delay_cell *cells;       /* [row * ntypes + type] */
+	struct delay_cell *noload;      /* [row]: its noload's, shown or not (--type) */
 	size_t tests, few, flat;
 };
 
@@ -73,7 +81,7 @@ static double run_fig(const struct run *u, size_t f)
 	return (double)ns[f] / NS_PER_SEC;
 }
 
-static void fill(const struct report *r, size_t g, size_t t, struct delay_cell *c)
+static void fill(const struct report *r, size_t g, const char *type, struct delay_cell *c)
 {
 	const struct store *st = r->st;
 	double *v = xcalloc(NFIGS * (st->nruns + 1), sizeof(*v));
@@ -85,7 +93,7 @@ static void fill(const struct report *r, size_t g, size_t t, struct delay_cell *
 	for (size_t i = 0; i < st->nruns; i++) {
 		const struct run *u = &st->runs[i];
 
-		if (strcmp(u->type, r->types[t]) || !report_row_has(&r->rows[g], u))
+		if (strcmp(u->type, type) || !report_row_has(&r->rows[g], u))
 			continue;
 		c->runs++;
 		if (u->build_delays.tasks >= 0) {
@@ -174,116 +182,291 @@ static void build(const struct report *r, struct delays_report *d)
 	memset(d, 0, sizeof(*d));
 	d->r = r;
 	d->cells = xcalloc(r->nrows * r->ntypes + 1, sizeof(*d->cells));
-	for (size_t g = 0; g < r->nrows; g++)
+	d->noload = xcalloc(r->nrows + 1, sizeof(*d->noload));
+	for (size_t g = 0; g < r->nrows; g++) {
 		for (size_t t = 0; t < r->ntypes; t++)
-			fill(r, g, t, cell_at(d, g, t));
+			fill(r, g, r->types[t], cell_at(d, g, t));
+		fill(r, g, "noload", &d->noload[g]);
+	}
 	for (size_t g = 0; g < r->nrows; g++)
 		test_row(d, g, report_test_row(r, g));
 }
 
 /* ---- the tables (text, markdown) ------------------------------------------ */
 
-enum { C_RUNS, C_TIME, C_FIG, C_PSI = C_FIG + NFIGS, NCOLS = C_PSI + 3 };
+/* The seconds table: Time and the figures; the PSI table under it. */
+enum { C_RUNS, C_TIME, C_FIG, NCOLS = C_FIG + NFIGS };
+enum { P_RUNS, P_CPU, P_IO, P_MEM, NPSICOLS };
 
-static void cell_text(const struct delay_cell *c, size_t col, char *buf, size_t len)
+/* The cell a row's figures of type t are set against: its noload's (shown
+ * or not), where t is another run type and the noload recorded delays;
+ * else NULL (the figures are the row's own). */
+static const struct delay_cell *base_of(const struct delays_report *d, size_t g, size_t t)
 {
+	if (!strcmp(d->r->types[t], "noload") || !d->noload[g].n)
+		return NULL;
+	return &d->noload[g];
+}
+
+/* A cell of the seconds table: the mean, or, with a base, what the run
+ * type added to it, signed. */
+static void cell_text(const struct delay_cell *c, const struct delay_cell *base, size_t col,
+		      char *buf, size_t len)
+{
+	double v, b;
+
 	if (col == C_RUNS) {
 		snprintf(buf, len, "[%zu]", c->n);
-	} else if (!c->n && col < C_PSI) {
+		return;
+	}
+	if (!c->n) {
 		snprintf(buf, len, "-");
-	} else if (col == C_TIME) {
-		snprintf(buf, len, "%.1f", c->time.mean);
-	} else if (col < C_PSI) {
-		snprintf(buf, len, "%.1f", c->fig[col - C_FIG].mean);
-	} else {
-		double some = c->psi[2 * (col - C_PSI)], full = c->psi[2 * (col - C_PSI) + 1];
+		return;
+	}
+	v = col == C_TIME ? c->time.mean : c->fig[col - C_FIG].mean;
+	if (!base) {
+		snprintf(buf, len, "%.1f", v);
+		return;
+	}
+	b = col == C_TIME ? base->time.mean : base->fig[col - C_FIG].mean;
+	/* rounded first, and + 0.0: a difference of nothing is +0.0, not -0.0 */
+	snprintf(buf, len, "%+.1f", round((v - b) * 10) / 10 + 0.0);
+}
 
-		if (isnan(some))
-			snprintf(buf, len, "-");
-		else if (isnan(full))
-			snprintf(buf, len, "%.0f/-", some);
-		else
-			snprintf(buf, len, "%.0f/%.0f", some, full);
+/* A cell of the PSI table: some/full % of Time. */
+static void psi_text(const struct delay_cell *c, size_t col, char *buf, size_t len)
+{
+	double some, full;
+
+	if (col == P_RUNS) {
+		snprintf(buf, len, "[%zu]", c->npsi);
+		return;
+	}
+	some = c->psi[2 * (col - P_CPU)];
+	full = c->psi[2 * (col - P_CPU) + 1];
+	if (isnan(some))
+		snprintf(buf, len, "-");
+	else if (isnan(full))
+		snprintf(buf, len, "%.0f/-", some);
+	else
+		snprintf(buf, len, "%.0f/%.0f", some, full);
+}
+
+/* An empty table of ncols columns with these headers, 5 wide at least. */
+static void table_open(const struct report *r, struct report_table *tb, const char *const *head,
+		       size_t ncols)
+{
+	memset(tb, 0, sizeof(*tb));
+	tb->ncols = ncols;
+	for (size_t c = 0; c < ncols; c++) {
+		tb->head[c] = head[c];
+		tb->width[c] = (int)strlen(head[c]) > 5 ? (int)strlen(head[c]) : 5;
+	}
+	tb->text = xcalloc(r->nrows * ncols + 1, sizeof(*tb->text));
+	tb->mark = xcalloc(r->nrows * ncols + 1, 1);
+}
+
+static void table_print(FILE *f, const struct report *r, size_t t, const char *title,
+			struct report_table *tb, int markdown)
+{
+	if (markdown)
+		report_md_table_as(f, r, t, title, tb);
+	else
+		report_text_table_as(f, r, t, title, REPORT_MAIL_WIDTH, tb);
+	free(tb->text);
+	free(tb->mark);
+}
+
+/* The PSI scope of the cells shown: "cgroup", "machine", "mixed", or NULL
+ * when none has PSI. */
+static const char *psi_scope(const struct delays_report *d)
+{
+	const char *scope = NULL;
+
+	for (size_t i = 0; i < d->r->nrows * d->r->ntypes; i++) {
+		const struct delay_cell *c = &d->cells[i];
+
+		if (c->npsi)
+			scope = !scope || !strcmp(scope, c->scope) ? c->scope : "mixed";
+	}
+	return scope;
+}
+
+/* What the figures are and what a '*' says: above the tables. */
+static void legend(FILE *f, const struct delays_report *d, int markdown)
+{
+	const struct report *r = d->r;
+	const char *scope = psi_scope(d);
+
+	report_legend_wrap(f, markdown, "Seconds of the compile (Time) and of its tasks, summed "
+			   "over them (so more than Time on SMP): CPU running, Wait for a CPU, "
+			   "I/O for block I/O, Swap for swap-in, Reclaim in reclaim, thrashing "
+			   "and compaction.");
+	report_legend_wrap(f, markdown, "noload: the row's own; other run types: what they "
+			   "added to it (+) or took off (-), their means less the noload's.");
+	if (scope)
+		report_legend_wrap(f, markdown, "PSI: %% of Time some/full of the tasks stalled on "
+				   "cpu, io, memory, %s.", !strcmp(scope, "cgroup") ?
+				   "of the build's own cgroup" : !strcmp(scope, "machine") ?
+				   "of the whole machine" : "some runs the build's cgroup, some "
+				   "the whole machine");
+	if (!d->tests && !d->few && !d->flat)
+		return;
+	if (!d->tests)
+		report_legend_wrap(f, markdown, "No significance test against %s: %s",
+				   r->test_base, d->few ? "fewer than 2 runs with delays on a side"
+							: "no spread");
+	else
+		report_legend_wrap(f, markdown, "* differs from %s's (Welch's t-test on the runs' "
+				   "seconds, Holm-adjusted p" REPORT_NBSP "<" REPORT_NBSP "%g)", r->test_base,
+				   r->alpha);
+}
+
+/* What a row's runs of a type lacked, a note for every kind, the cells
+ * that had it and their counts in one list (a reason a note, where runs
+ * lacked a figure for several). */
+enum note { N_DELAYS, N_PSI, N_BAD, N_NOBASE, NNOTES };
+
+/* Whether cell (g, t) has note k, and its reason (NULL: none). */
+static int has_note(const struct delays_report *d, size_t g, size_t t, enum note k,
+		    const char **why)
+{
+	const struct delay_cell *c = cell_at(d, g, t);
+
+	*why = NULL;
+	switch (k) {
+	case N_DELAYS:
+		*why = c->absent ? c->absent : OLD;
+		return c->n < c->runs;
+	case N_PSI:
+		*why = c->psi_absent ? c->psi_absent : OLD;
+		return c->npsi < c->runs;
+	case N_BAD:
+		return c->bad > 0;
+	default:
+		return c->n && strcmp(d->r->types[t], "noload") && !base_of(d, g, t);
+	}
+}
+
+/* Whether cell i ([row * ntypes + type]) has note k for reason why (NULL:
+ * whatever its reason). */
+static int note_of(const struct delays_report *d, size_t i, enum note k, const char *why)
+{
+	const char *other;
+
+	return has_note(d, i / d->r->ntypes, i % d->r->ntypes, k, &other) &&
+	       (!why || !strcmp(why, other));
+}
+
+/* A cell's item of note k: "ROW TYPE K of N", kept on one line where it
+ * fits. */
+static char *note_item(const struct delays_report *d, size_t g, size_t t, enum note k)
+{
+	const struct delay_cell *c = cell_at(d, g, t);
+	char *name = report_nobreak(d->r->rows[g].name), *item;
+	const char *type = d->r->types[t], *sp = REPORT_NBSP;
+
+	if (k == N_DELAYS)
+		item = xasprintf("%s%s%s%s%zu%sof%s%zu", name, sp, type, sp, c->runs - c->n, sp, sp,
+				 c->runs);
+	else if (k == N_PSI)
+		item = xasprintf("%s%s%s%s%zu%sof%s%zu", name, sp, type, sp, c->runs - c->npsi, sp,
+				 sp, c->runs);
+	else if (k == N_BAD)
+		item = xasprintf("%s%s%s%s%lld%sof%s%lld%stasks", name, sp, type, sp,
+				 (long long)c->bad, sp, sp, (long long)c->tasks, sp);
+	else
+		item = xasprintf("%s%s%s", name, sp, type);
+	free(name);
+	return item;
+}
+
+/* Under the tables: one note per kind and reason, naming every cell it
+ * concerns, wrapped within a mail's width (a cell's item kept whole). */
+static void notes(FILE *f, const struct delays_report *d, int markdown)
+{
+	static const char *const head[NNOTES] = {
+		"Runs without delays", "Runs without PSI",
+		"A delay longer than its task's life, left out",
+		"No noload with delays, the row's own seconds shown",
+	};
+	const struct report *r = d->r;
+	size_t ncells = r->nrows * r->ntypes;
+	int first = 1;
+
+	for (int k = 0; k < NNOTES; k++) {
+		/* each reason once, in the cells' order */
+		for (size_t i = 0; i < ncells; i++) {
+			const char *why;
+			char *line;
+			int seen = 0, n = 0;
+
+			if (!has_note(d, i / r->ntypes, i % r->ntypes, (enum note)k, &why))
+				continue;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = note_of(d, j, (enum note)k, why);
+			if (seen)
+				continue;
+			line = why ? xasprintf("%s (%s):", head[k], why) : xasprintf("%s:", head[k]);
+			for (size_t j = i; j < ncells; j++) {
+				char *item, *joined;
+
+				if (!note_of(d, j, (enum note)k, why))
+					continue;
+				item = note_item(d, j / r->ntypes, j % r->ntypes, (enum note)k);
+				joined = xasprintf("%s%s %s", line, n++ ? "," : "", item);
+				free(item);
+				free(line);
+				line = joined;
+			}
+			if (first)
+				fputc('\n', f);	/* set off from the last table */
+			first = 0;
+			report_legend_wrap(f, markdown, "%s", line);
+			free(line);
+		}
 	}
 }
 
 static void tables(FILE *f, const struct delays_report *d, int markdown)
 {
 	static const char *const head[NCOLS] = { "[runs]", "Time", "CPU", "Wait", "I/O", "Swap",
-						 "Reclaim", "PSIcpu", "PSIio", "PSImem" };
+						 "Reclaim" };
+	static const char *const psi_head[NPSICOLS] = { "[runs]", "cpu", "io", "memory" };
 	const struct report *r = d->r;
-	struct report_table tb;
-	const char *scope = NULL;
 
-	memset(&tb, 0, sizeof(tb));
-	tb.ncols = NCOLS;
-	for (size_t c = 0; c < NCOLS; c++) {
-		tb.head[c] = head[c];
-		tb.width[c] = (int)strlen(head[c]) > 5 ? (int)strlen(head[c]) : 5;
-	}
-	tb.text = xcalloc(r->nrows * NCOLS + 1, sizeof(*tb.text));
-	tb.mark = xcalloc(r->nrows * NCOLS + 1, 1);
+	legend(f, d, markdown);
 	for (size_t t = 0; t < r->ntypes; t++) {
+		struct report_table tb;
+		int psi = 0;
+		char *title;
+
+		fputc('\n', f);
+		table_open(r, &tb, head, NCOLS);
 		for (size_t g = 0; g < r->nrows; g++) {
 			const struct delay_cell *c = cell_at(d, g, t);
 
 			for (size_t col = 0; col < NCOLS; col++) {
-				cell_text(c, col, tb.text[g * NCOLS + col], REPORT_CELL_TEXT);
-				tb.mark[g * NCOLS + col] = col >= C_FIG && col < C_PSI &&
-							   c->t[col - C_FIG].significant;
+				cell_text(c, base_of(d, g, t), col, tb.text[g * NCOLS + col],
+					  REPORT_CELL_TEXT);
+				tb.mark[g * NCOLS + col] = col >= C_FIG && c->t[col - C_FIG].significant;
 			}
-			if (c->npsi)
-				scope = !scope || !strcmp(scope, c->scope) ? c->scope : "mixed";
+			psi |= c->npsi > 0;
 		}
-		if (t)
-			fputc('\n', f);
-		(markdown ? report_md_table : report_text_table)(f, r, t, &tb);
+		table_print(f, r, t, r->types[t], &tb, markdown);
+		if (!psi)
+			continue;
+		fputc('\n', f);
+		table_open(r, &tb, psi_head, NPSICOLS);
+		for (size_t g = 0; g < r->nrows; g++)
+			for (size_t col = 0; col < NPSICOLS; col++)
+				psi_text(cell_at(d, g, t), col, tb.text[g * NPSICOLS + col],
+					 REPORT_CELL_TEXT);
+		title = xasprintf("%s PSI (%% some/full)", r->types[t]);
+		table_print(f, r, t, title, &tb, markdown);
+		free(title);
 	}
-	free(tb.text);
-	free(tb.mark);
-	fputc('\n', f);
-	report_legend_line(f, markdown, "Time: the compile's seconds; CPU, Wait, I/O, Swap, "
-			   "Reclaim: its tasks'");
-	report_legend_line(f, markdown, "  seconds running, waiting for a CPU, for block I/O, "
-			   "for swap-in,");
-	report_legend_line(f, markdown, "  in reclaim, thrashing and compaction (taskstats), "
-			   "summed over");
-	report_legend_line(f, markdown, "  its tasks: they can exceed Time on SMP");
-	if (scope)
-		report_legend_line(f, markdown, "PSI: %% of Time some/full of the tasks stalled on "
-				   "cpu, io, memory,");
-	if (scope)
-		report_legend_line(f, markdown, "  %s", !strcmp(scope, "cgroup") ?
-				   "of the build's own cgroup" : !strcmp(scope, "machine") ?
-				   "of the whole machine" : "some runs the build's cgroup, some "
-				   "the whole machine");
-	for (size_t g = 0; g < r->nrows; g++)
-		for (size_t t = 0; t < r->ntypes; t++) {
-			const struct delay_cell *c = cell_at(d, g, t);
-
-			if (c->n < c->runs)
-				report_legend_line(f, markdown, "%s %s: %zu of %zu runs without delays "
-						   "(%s)", r->rows[g].name, r->types[t],
-						   c->runs - c->n, c->runs, c->absent ? c->absent : OLD);
-			if (c->npsi < c->runs)
-				report_legend_line(f, markdown, "%s %s: %zu of %zu runs without PSI "
-						   "(%s)", r->rows[g].name, r->types[t], c->runs - c->npsi,
-						   c->runs, c->psi_absent ? c->psi_absent : OLD);
-			if (c->bad)
-				report_legend_line(f, markdown, "%s %s: %lld of %lld tasks reported a "
-						   "delay longer than their life: that delay left out",
-						   r->rows[g].name, r->types[t], (long long)c->bad,
-						   (long long)c->tasks);
-		}
-	if (!d->tests && !d->few && !d->flat)
-		return;
-	if (!d->tests)
-		report_legend_line(f, markdown, "No significance test against %s: %s",
-				   r->test_base, d->few ? "fewer than 2 runs with delays on a side"
-							: "no spread");
-	else
-		report_legend_line(f, markdown, "* differs from %s's (Welch's t-test, "
-				   "Holm-adjusted p < %g)", r->test_base, r->alpha);
+	notes(f, d, markdown);
 }
 
 /* ---- the data (csv, json, keyvalue) ----------------------------------------- */
@@ -416,6 +599,7 @@ int report_delays_print(FILE *f, const struct report *r, enum report_format form
 		any |= d.cells[i].n || d.cells[i].npsi || d.cells[i].absent || d.cells[i].psi_absent;
 	if (!any) {
 		free(d.cells);
+		free(d.noload);
 		return whyf(why, len, "no run of these labels recorded where its time went (%s)",
 			    OLD);
 	}
@@ -437,5 +621,6 @@ int report_delays_print(FILE *f, const struct report *r, enum report_format form
 		break;
 	}
 	free(d.cells);
+	free(d.noload);
 	return 0;
 }

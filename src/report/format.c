@@ -358,20 +358,144 @@ void report_note(struct report_out *o, const char *fmt, ...)
 	free(line);
 }
 
+/* One word of report_wrap(): after a space, or at the start of a further
+ * line where it would pass width. */
+static void wrap_word(FILE *f, const char *p, size_t n, size_t *col, int width)
+{
+	if (width && *col && *col + 1 + n > (size_t)width) {
+		fputs("\n  ", f);
+		*col = 2;
+	} else if (*col) {
+		fputc(' ', f);
+		(*col)++;
+	}
+	for (size_t i = 0; i < n; i++)
+		fputc(p[i] == REPORT_NBSP[0] ? ' ' : p[i], f);
+	*col += n;
+}
+
+void report_wrap(FILE *f, const char *text, int width)
+{
+	size_t col = 0;
+
+	for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+
+		if (width && 2 + n > (size_t)width) {
+			/* too long for a line of its own: its parts are words */
+			for (const char *q = p, *e = p + n; q < e; ) {
+				size_t m = strcspn(q, REPORT_NBSP);
+
+				if (m > (size_t)(e - q))
+					m = (size_t)(e - q);
+				wrap_word(f, q, m, &col, width);
+				q += m + (q + m < e);
+			}
+		} else {
+			wrap_word(f, p, n, &col, width);
+		}
+		p += n;
+	}
+	fputc('\n', f);
+}
+
+char *report_nobreak(const char *s)
+{
+	char *out = xstrdup(s);
+
+	for (char *p = out; (p = strchr(p, ' ')); )
+		*p = REPORT_NBSP[0];
+	return out;
+}
+
+char *report_unbreak(char *s)
+{
+	for (char *p = s; (p = strchr(p, REPORT_NBSP[0])); )
+		*p = ' ';
+	return s;
+}
+
+/* A legend's line: a list item (markdown), wrapped within a mail's width,
+ * or as it is. */
+static void legend_vput(FILE *f, int markdown, int wrap, const char *fmt, va_list ap)
+{
+	char *line = xvasprintf(fmt, ap);
+
+	if (markdown) {
+		fputs("- ", f);
+		md_text(f, report_unbreak(line), 0);
+		fputc('\n', f);
+	} else if (wrap) {
+		report_wrap(f, line, REPORT_MAIL_WIDTH);
+	} else {
+		fprintf(f, "%s\n", line);
+	}
+	free(line);
+}
+
 void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
 {
 	va_list ap;
-	char *line;
 
 	va_start(ap, fmt);
-	line = xvasprintf(fmt, ap);
+	legend_vput(f, markdown, 0, fmt, ap);
 	va_end(ap);
-	if (markdown) {
-		fputs("- ", f);
-		md_text(f, line, 0);
-	} else {
-		fputs(line, f);
+}
+
+void report_legend_wrap(FILE *f, int markdown, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	legend_vput(f, markdown, 1, fmt, ap);
+	va_end(ap);
+}
+
+int report_fit_label(const struct report *r, int rest, int width)
+{
+	int w = report_label_width(r), least = (int)strlen("Kernel");
+
+	if (!width || w + rest <= width)
+		return w;
+	return width - rest > least ? width - rest : least;
+}
+
+void report_put_label(FILE *f, const char *name, int w)
+{
+	if ((int)strlen(name) > w)
+		fprintf(f, "%s\n%*s", name, w, "");
+	else
+		fprintf(f, "%-*s", w, name);
+}
+
+/* ---- rounding to the spread ---------------------------------------------- */
+
+void report_round_spread(double v, double rel, char *buf, size_t len)
+{
+	int lead, sig = 2, k;
+	double scale, rounded;
+
+	if (isnan(v) || isinf(v)) {
+		snprintf(buf, len, "-");
+		return;
 	}
-	fputc('\n', f);
-	free(line);
+	if (v == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	lead = (int)floor(log10(fabs(v)));
+	if (isinf(rel)) {
+		sig = 1;
+	} else if (rel >= 0) {		/* NaN is not */
+		double spread = fabs(v) * rel;
+
+		sig = spread > 0 ? lead - (int)floor(log10(spread)) + 1 : 3;
+	}
+	sig = sig < 1 ? 1 : sig > 3 ? 3 : sig;
+	k = lead - sig + 1;		/* the place of the last digit kept */
+	scale = pow(10, k);
+	rounded = round(v / scale) * scale;
+	if (fabs(rounded) >= pow(10, lead + 1))	/* 9.96 to 2 figures: 10, not 10.0 */
+		k++;
+	snprintf(buf, len, "%.*f", k < 0 ? -k : 0, rounded);
 }

@@ -96,6 +96,24 @@ void keyvalue_test(FILE *f, const struct keyvalue_key *k, const char *metric,
 /* The width of the label column: the longest row name, 20 at least. */
 int report_label_width(const struct report *r);
 
+/* The width of a mail (text tables and notes). */
+#define REPORT_MAIL_WIDTH 72
+
+/* The label column of a text table whose other columns take rest: as
+ * report_label_width() where that keeps its lines within width (0: no
+ * limit), else what is left of width ("Kernel" at least).  A name longer
+ * than the column goes on a line of its own (report_put_label()). */
+int report_fit_label(const struct report *r, int rest, int width);
+/* A row's name in a label column w wide: padded, or, longer, on a line of
+ * its own and the column left blank on the next, under it. */
+void report_put_label(FILE *f, const char *name, int w);
+
+/* A figure v rounded to what the spread between runs supports: to the
+ * place of the leading digit of v x rel (rel: the runs' spread as a share
+ * of the figure; NaN where it is not known, from fewer than 2 runs: 2
+ * significant figures), 1 significant figure at least and 3 at most. */
+void report_round_spread(double v, double rel, char *buf, size_t len);
+
 /* Where the notes under the tables go: line() writes one as the format
  * does; the first is set off by a blank line. */
 struct report_out {
@@ -110,6 +128,22 @@ struct report_out {
 void report_note(struct report_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* One line of a legend: as it is, or (markdown) a list item, escaped. */
 void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A space the wrapping keeps (between a row's name and its figures, in
+ * "p < 0.05"), printed as a space; no label holds one (store_check_label()
+ * refuses control characters). */
+#define REPORT_NBSP "\a"
+/* text and a newline, wrapped at its spaces before a word that would take
+ * the line past width (0: never), the further lines indented by two; a
+ * word too long for a line of its own is wrapped at its REPORT_NBSPs. */
+void report_wrap(FILE *f, const char *text, int width);
+/* s with every space a REPORT_NBSP (allocated); s with every REPORT_NBSP a
+ * space again (in place, returned). */
+char *report_nobreak(const char *s);
+char *report_unbreak(char *s);
+/* One line of a legend, a sentence: in text wrapped within a mail's width
+ * (report_wrap()), in markdown a list item. */
+void report_legend_wrap(FILE *f, int markdown, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* ---- the tables (text and markdown) and what goes under them ---- */
@@ -160,6 +194,13 @@ void report_left_out_elsewhere(struct report_out *o, const struct report *r,
  * --delays too): a row per row with valid runs of t. */
 void report_text_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
 void report_md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb);
+/* The same under another title than the run type's; the text one's lines
+ * within width where the columns leave room (0: the label column as wide
+ * as the longest name). */
+void report_text_table_as(FILE *f, const struct report *r, size_t t, const char *title,
+			  int within, struct report_table *tb);
+void report_md_table_as(FILE *f, const struct report *r, size_t t, const char *title,
+			struct report_table *tb);
 
 /* Every run type's table, in order, through table(); the notes under the
  * mem_load table and under them all through line() (tables.c). */

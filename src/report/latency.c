@@ -60,11 +60,17 @@ static double ms(double ns)
 	return ns / 1e6;
 }
 
+/* The percentiles of the table's figures, p50 to max, in their order;
+ * [LAT_P99] the one tested. */
+static const double lat_pct[] = { 50, 90, 99, 99.9, 100 };
+#define LAT_FIGS ARRAY_SIZE(lat_pct)
+#define LAT_P99 2
+
 /* Task k's figures over row g's runs of type t. */
 static void lat_fill(const struct report *r, size_t g, size_t t, size_t k, struct latency_cell *out)
 {
 	const struct store *st = r->st;
-	double *v = xcalloc(st->nruns + 1, sizeof(*v));
+	double *v = xcalloc(LAT_FIGS * (st->nruns + 1), sizeof(*v));
 	uint64_t periods = 0, misses = 0;
 	struct hist *h = xcalloc(1, sizeof(*h));
 
@@ -80,8 +86,13 @@ static void lat_fill(const struct report *r, size_t g, size_t t, size_t k, struc
 		hist_merge(h, &p->latency);
 		periods += p->periods;
 		misses += p->misses;
-		if (p->latency.count)
-			v[out->n++] = log((double)hist_percentile(&p->latency, 99));
+		if (!p->latency.count)
+			continue;
+		/* each run's own figures, on the log scale: their spread */
+		for (size_t q = 0; q < LAT_FIGS; q++)
+			v[q * (st->nruns + 1) + out->n] =
+				log((double)hist_percentile(&p->latency, lat_pct[q]));
+		out->n++;
 	}
 	out->wakeups = h->count;
 	out->p50 = h->count ? ms((double)hist_percentile(h, 50)) : NAN;
@@ -90,7 +101,14 @@ static void lat_fill(const struct report *r, size_t g, size_t t, size_t k, struc
 	out->p999 = h->count ? ms((double)hist_percentile(h, 99.9)) : NAN;
 	out->max = h->count ? ms((double)h->max) : NAN;
 	out->miss = periods ? (double)misses / (double)periods * 100 : NAN;
-	summarise(v, out->n, &out->logp99);
+	for (size_t q = 0; q < LAT_FIGS; q++) {
+		struct summary sm;
+
+		summarise(v + q * (st->nruns + 1), out->n, &sm);
+		out->spread[q] = out->n >= 2 ? expm1(sm.sd) : NAN;
+		if (q == LAT_P99)
+			out->logp99 = sm;
+	}
 	report_untested(&out->t, NULL);
 	free(h);
 	free(v);
@@ -178,21 +196,41 @@ int latency_build(const struct report *r, struct latency *l, char *why, size_t l
 
 /* ---- the tables (text, markdown) ------------------------------------------ */
 
-enum { C_RUNS, C_P50, C_P90, C_P99, C_P999, C_MAX, C_MISS, NCOLS };
-static const char *const lat_head[NCOLS] = { "[runs]", "p50", "p90", "p99", "p99.9", "max",
-					     "Miss%" };
-static const int lat_width[NCOLS] = { 6, 7, 7, 7, 7, 7, 6 };
+enum { C_RUNS, C_WAKEUPS, C_P50, C_P90, C_P99, C_P999, C_MAX, C_MISS, NCOLS };
+static const char *const lat_head[NCOLS] = { "[runs]", "Wakeups", "p50", "p90", "p99",
+					     "p99.9", "max", "Miss%" };
+static const int lat_width[NCOLS] = { 6, 7, 5, 5, 5, 5, 5, 5 };
+/* The task's column: the longest task's name */
+#define TASK_WIDTH 5
 
+/* A figure as the tables print it: a percentile only where its wakeups
+ * leave HIST_TAIL above it (hist_least_count()), rounded to what the
+ * spread between the runs supports (report_round_spread()). */
 static void lat_text(const struct latency_cell *a, size_t c, char *buf, size_t len)
 {
-	double v[NCOLS] = { 0, a->p50, a->p90, a->p99, a->p999, a->max, a->miss };
+	double v[NCOLS] = { 0, 0, a->p50, a->p90, a->p99, a->p999, a->max, a->miss };
 
 	if (c == C_RUNS)
 		snprintf(buf, len, "[%zu]", a->n);
+	else if (c == C_WAKEUPS)
+		snprintf(buf, len, "%llu", (unsigned long long)a->wakeups);
 	else if (isnan(v[c]))
 		snprintf(buf, len, "-");
+	else if (c == C_MISS)
+		snprintf(buf, len, "%.1f", v[c]);
+	else if (a->wakeups < hist_least_count(lat_pct[c - C_P50]))
+		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.*f", c == C_MISS ? 1 : 3, v[c]);
+		report_round_spread(v[c], a->spread[c - C_P50], buf, len);
+}
+
+/* Whether a '*' follows the p99: it differs, and it is shown. */
+static int lat_star(const struct latency_cell *a)
+{
+	char buf[32];
+
+	lat_text(a, C_P99, buf, sizeof(buf));
+	return a->t.significant && strcmp(buf, "-");
 }
 
 const char *latency_untested_why(const struct latency *l)
@@ -203,17 +241,24 @@ const char *latency_untested_why(const struct latency *l)
 /* What a '*' means, or why no test was made, and what Miss% is. */
 static void lat_legend(FILE *f, const struct latency *l, int markdown)
 {
-	report_legend_line(f, markdown, "Latency: a wakeup's start minus its deadline, over the row's "
-		 "runs' wakeups");
-	report_legend_line(f, markdown, "Miss%%: the periods whose work was not done by the next deadline");
+	report_legend_wrap(f, markdown, "Latency: a wakeup's start minus its deadline, over every "
+			   "wakeup of the row's runs (Wakeups); a percentile only where %d wakeups "
+			   "or more lie above it (p99: %llu wakeups, p99.9: %llu), else -; rounded "
+			   "to the spread between the runs' own figures.", HIST_TAIL,
+			   (unsigned long long)hist_least_count(99),
+			   (unsigned long long)hist_least_count(99.9));
+	report_legend_wrap(f, markdown, "Miss%%: the periods whose work was not done by the next "
+			   "deadline.");
 	if (!l->compared)
 		return;
 	if (!l->tests)
-		report_legend_line(f, markdown, "No significance test against %s: %s", l->r->test_base,
-			 latency_untested_why(l));
+		report_legend_wrap(f, markdown, "No significance test against %s: %s",
+				   l->r->test_base, latency_untested_why(l));
 	else
-		report_legend_line(f, markdown, "* p99 differs from %s's (Welch's t-test on the log of the "
-			 "runs' p99, Holm-adjusted p < %g)", l->r->test_base, l->r->alpha);
+		report_legend_wrap(f, markdown, "* p99 differs from %s's (Welch's t-test on the log "
+				   "of the runs' p99, Holm-adjusted p" REPORT_NBSP "<" REPORT_NBSP "%g)",
+				   l->r->test_base,
+				   l->r->alpha);
 }
 
 /* Whether any row has runs of type t with the probe. */
@@ -236,7 +281,7 @@ static void lat_widths(const struct latency *l, size_t t, int *width)
 		for (size_t k = 0; latency_shown(l, g, t) && k < PROBE_TASKS; k++) {
 			const struct latency_cell *a = lat_at(l, g, t, k);
 
-			star |= a->t.significant;
+			star |= lat_star(a);
 			for (size_t c = 0; c < NCOLS; c++) {
 				char buf[32];
 
@@ -253,16 +298,24 @@ static void lat_widths(const struct latency *l, size_t t, int *width)
 		width[C_P999] = widest + 1;
 }
 
+/* A table per run type with the probe, its lines within a mail's width
+ * (a name too long for the label column on a line of its own). */
 static void text_tables(FILE *f, const struct latency *l)
 {
 	const struct report *r = l->r;
-	int w = report_label_width(r), width[NCOLS];
+	int w, width[NCOLS];
 
 	for (size_t t = 0; t < r->ntypes; t++) {
+		int rest = 1 + TASK_WIDTH;
+
 		if (!type_shown(l, t))
 			continue;
 		lat_widths(l, t, width);
-		fprintf(f, "%s latency (ms):\n%-*s %-6s", r->types[t], w, "Kernel", "Task");
+		for (size_t c = 0; c < NCOLS; c++)
+			rest += 1 + width[c];
+		w = report_fit_label(r, rest, REPORT_MAIL_WIDTH);
+		fprintf(f, "%s latency (ms):\n%-*s %-*s", r->types[t], w, "Kernel", TASK_WIDTH,
+			"Task");
 		for (size_t c = 0; c < NCOLS; c++)
 			fprintf(f, " %*s", width[c], lat_head[c]);
 		fputc('\n', f);
@@ -272,12 +325,13 @@ static void text_tables(FILE *f, const struct latency *l)
 			for (size_t k = 0; k < PROBE_TASKS; k++) {
 				const struct latency_cell *a = lat_at(l, g, t, k);
 
-				fprintf(f, "%-*s %-6s", w, k ? "" : r->rows[g].name, probe_tasks[k].name);
+				report_put_label(f, k ? "" : r->rows[g].name, w);
+				fprintf(f, " %-*s", TASK_WIDTH, probe_tasks[k].name);
 				for (size_t c = 0; c < NCOLS; c++) {
 					char buf[32];
 
 					lat_text(a, c, buf, sizeof(buf));
-					fprintf(f, "%c%*s", c == C_P999 && a->t.significant ? '*' : ' ',
+					fprintf(f, "%c%*s", c == C_P999 && lat_star(a) ? '*' : ' ',
 						width[c], buf);
 				}
 				fputc('\n', f);
@@ -293,7 +347,7 @@ static void text_tables(FILE *f, const struct latency *l)
 static void md_cell(const struct latency_cell *a, size_t c, char *buf, size_t len)
 {
 	lat_text(a, c, buf, len);
-	if (c == C_P99 && a->t.significant)
+	if (c == C_P99 && lat_star(a))
 		strncat(buf, "\\*", len - strlen(buf) - 1);
 }
 
@@ -359,37 +413,30 @@ static void markdown_tables(FILE *f, const struct latency *l)
 void latency_p99_line(FILE *f, const struct latency *l, size_t t, int markdown, int width)
 {
 	const struct report *r = l->r;
-	const char *head = "Latency p99 (ms), audio/video:";
-	char *line = xstrdup(head);
-	size_t col = strlen(head), any = 0;
+	char *line = xstrdup("Latency p99 (ms), audio/video:");
+	size_t any = 0;
 
 	for (size_t g = 0; g < r->nrows; g++) {
-		char *item, *joined;
+		char audio[32], video[32], *name, *joined;
 
 		if (!latency_shown(l, g, t))
 			continue;
-		item = xasprintf("%s %.3f/%.3f", r->rows[g].name,
-				 lat_at(l, g, t, PROBE_AUDIO)->p99, lat_at(l, g, t, PROBE_VIDEO)->p99);
-		/* a row's figures are never cut: past width (room kept for the
-		 * comma that may follow), on a line of their own */
-		if (!markdown && width && any && col + 3 + strlen(item) > (size_t)width) {
-			joined = xasprintf("%s,\n  %s", line, item);
-			col = 2 + strlen(item);
-		} else {
-			joined = xasprintf("%s%s %s", line, any ? "," : "", item);
-			col += (any ? 2 : 1) + strlen(item);
-		}
+		lat_text(lat_at(l, g, t, PROBE_AUDIO), C_P99, audio, sizeof(audio));
+		lat_text(lat_at(l, g, t, PROBE_VIDEO), C_P99, video, sizeof(video));
+		/* a row's name and figures on one line where they fit */
+		name = report_nobreak(r->rows[g].name);
+		joined = xasprintf("%s%s %s" REPORT_NBSP "%s/%s", line, any++ ? "," : "", name,
+				   audio, video);
+		free(name);
 		free(line);
-		free(item);
 		line = joined;
-		any++;
 	}
 	if (any && markdown) {
 		fputc('\n', f);	/* a paragraph: a line right under it would be a row */
-		md_text(f, line, 0);
+		md_text(f, report_unbreak(line), 0);
 		fputc('\n', f);
 	} else if (any) {
-		fprintf(f, "%s\n", line);
+		report_wrap(f, line, width);
 	}
 	free(line);
 }

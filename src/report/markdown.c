@@ -8,10 +8,11 @@
 
 #include "report/format.h"
 
-/* One run type's table: "**TYPE:**", the header, the alignment line and a
+/* One run type's table: "**TITLE:**", the header, the alignment line and a
  * row per row with runs of it, the columns right-aligned.  A significant
  * value carries an escaped '*' in its cell. */
-void report_md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb)
+void report_md_table_as(FILE *f, const struct report *r, size_t t, const char *title,
+			struct report_table *tb)
 {
 	int width[REPORT_MAX_COLUMNS], w = report_label_width(r);
 	size_t ncols = tb->ncols;
@@ -28,7 +29,7 @@ void report_md_table(FILE *f, const struct report *r, size_t t, struct report_ta
 		}
 	}
 	fprintf(f, "**");
-	md_text(f, r->types[t], 0);
+	md_text(f, title, 0);
 	fprintf(f, ":**\n\n| %-*s |", w, "Kernel");
 	for (size_t c = 0; c < ncols; c++)
 		fprintf(f, " %*s |", width[c], tb->head[c]);
@@ -50,6 +51,11 @@ void report_md_table(FILE *f, const struct report *r, size_t t, struct report_ta
 			fprintf(f, " %*s |", width[c], tb->text[g * ncols + c]);
 		fputc('\n', f);
 	}
+}
+
+void report_md_table(FILE *f, const struct report *r, size_t t, struct report_table *tb)
+{
+	report_md_table_as(f, r, t, r->types[t], tb);
 }
 
 /* A note: a list item; one indented (a row under a difference's name), an

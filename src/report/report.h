@@ -191,6 +191,9 @@ struct latency_cell {
 	uint64_t wakeups;
 	double p50, p90, p99, p999, max; /* ms, over the runs' wakeups merged */
 	double miss;            /* % of periods whose work missed the next deadline */
+	double spread[5];       /* of p50, p90, p99, p99.9, max: the runs' own figures'
+	                         * spread as a share of the figure (e^sd - 1, sd that
+	                         * of their logs); NaN from fewer than 2 runs */
 	struct summary logp99;  /* of the runs' own p99s, log(ns) */
 	struct sigtest t;       /* of logp99 against the test base's row */
 };

@@ -84,6 +84,14 @@ uint64_t hist_rank(uint64_t count, double p)
 	return r > (double)count ? count : (uint64_t)r;
 }
 
+uint64_t hist_least_count(double p)
+{
+	if (p >= 100)
+		return 1;
+	/* the epsilon keeps 99.9's at 10,000 where 100 - 99.9 is not 0.1 */
+	return (uint64_t)ceil(HIST_TAIL * 100.0 / (100.0 - p) - 1e-6);
+}
+
 int64_t hist_percentile(const struct hist *h, double p)
 {
 	uint64_t rank = hist_rank(h->count, p), seen = 0;

@@ -45,6 +45,13 @@ double hist_mean(const struct hist *h);
 /* The nearest rank of percentile p among count values (1 .. count). */
 uint64_t hist_rank(uint64_t count, double p);
 
+/* The values above a percentile that make it one: with fewer, it is the
+ * maximum or next to it, not a property of the distribution. */
+#define HIST_TAIL 10
+/* The fewest values that leave HIST_TAIL above percentile p: 20 for the
+ * median, 1,000 for p99, 10,000 for p99.9; 1 for p 100 (the maximum). */
+uint64_t hist_least_count(double p);
+
 /* A compact text form for a run record, with no space, '%' or '=':
  *	h1/COUNT/MIN/MAX/SUM/UNDER/OVER/IDX:N,IDX:N,...
  * (only the buckets that are not empty, in index order).  The string, which
