@@ -33,6 +33,8 @@ static struct report_opts report_opts_of(const struct config *cfg)
 		.latency = cfg->latency, .no_latency = cfg->no_latency, .delays = cfg->delays,
 		.header = cfg->header,
 		.types = cfg->types,
+		.dirs = cfg->nresults_dirs ? cfg->results_dirs : (char *const *)&cfg->results,
+		.ndirs = cfg->nresults_dirs ? (size_t)cfg->nresults_dirs : 1,
 	};
 
 	if (cfg->format)
@@ -105,9 +107,10 @@ static int cmd_report(struct config *cfg)
 
 	if (ret)
 		return ret;
-	if (report_print(stdout, &st, &o, why, sizeof(why))) {
+	ret = report_print(stdout, &st, &o, why, sizeof(why));
+	if (ret) {
 		msg("%s", why);
-		ret = 1;
+		ret = ret == -2 ? 2 : 1;	/* -2: the command line names what is not there */
 	}
 	free(labels);
 	store_free(&st);
@@ -125,7 +128,7 @@ static int cmd_plot(struct config *cfg)
 
 	if (ret)
 		return ret;
-	if (report_build(&st, &o, &r, why, sizeof(why)) == 0) {
+	if ((ret = report_build(&st, &o, &r, why, sizeof(why))) == 0) {
 		struct latency l;
 
 		if (!o.latency)
@@ -135,12 +138,10 @@ static int cmd_plot(struct config *cfg)
 			latency_free(&l);
 		}
 		report_free(&r);
-	} else {
-		ret = -1;
 	}
 	if (ret) {
 		msg("%s", why);
-		ret = 1;
+		ret = ret == -2 ? 2 : 1;
 	}
 	free(labels);
 	store_free(&st);
