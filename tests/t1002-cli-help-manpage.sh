@@ -25,7 +25,7 @@ done
 for o in $(cat man-options); do
 	ok "$o of the man page is in --help" grep -qxF -- "$o" options
 done
-for c in run compare campaign report plot load list merge env; do
+for c in run compare campaign report plot load list merge relabel env; do
 	ok "man page documents the $c command" grep -q "^\.B $c\$\|^\.BR $c \|^\.SS $c\|contest $c" "$man"
 	ok "--help lists the $c command" grep -q "^  contest $c " help
 done
@@ -112,6 +112,11 @@ ok "report --help: no other command's usage" sh -c "! grep -q 'contest run' h2"
 "$CONTEST" compare --help >h3
 ok "compare --help: its own options and run's" sh -c "grep -q -- '--vary' h3 && grep -q -- '--quick' h3"
 ok "compare --help: but not -k" sh -c "! grep -q -- '--label' h3"
+"$CONTEST" relabel --help >h5 2>err
+ok_eq "relabel --help exits 0" "$?" 0
+ok "relabel --help: its usage, -d and --merge" sh -c \
+	"grep -q '^Usage: contest relabel ' h5 && grep -q -- '--results DIR' h5 && grep -q -- '--merge' h5"
+ok "relabel --help: not report's options" sh -c "! grep -q -- '--baseline' h5"
 "$CONTEST" -r --help >h4
 ok "-r --help is report's help" cmp -s h2 h4
 ok "--help alone shows every command" test "$(grep -c '^  contest [a-z]' help)" -ge 8

@@ -52,6 +52,9 @@ for mode in $modes; do
 		"$(words './contest report -d res ')" "2.4.18 2.5.47"
 	ok_eq "$m: --results=DIR works as -d DIR" \
 		"$(words './contest report --results=res --baseline 2.4')" "2.4.18"
+	ok_eq "$m: contest relabel -d DIR <TAB> lists DIR's labels" \
+		"$(words './contest relabel -d res ')" "2.4.18 2.5.47"
+	ok_eq "$m: contest relabel --m<TAB> is --merge" "$(words './contest relabel --m')" "--merge"
 	ok_eq "$m: contest report <TAB> with no results directory offers no label" \
 		"$(words './contest report ')" ""
 	ok_eq "$m: --probe= offers its values" "$(words './contest run --probe=')" "full light"
@@ -91,7 +94,7 @@ ok_eq "every run type offered is one 'contest list' lists" "$bad" ""
 awk 'prev == ".TP" && /^\.BR* / { print } { prev = $0 }' "$TOP_SRCDIR/docs/contest.1" |
 	grep -o -- '\\-\\-[a-z][a-z\\-]*' | sed 's/\\-/-/g' | sort -u >man-options
 bad=
-for c in run compare report plot load list env merge; do
+for c in run compare report plot load list env merge relabel; do
 	for o in $(tab "./contest $c --"); do
 		grep -qxF -- "$o" man-options || bad="$bad $c:$o"
 	done

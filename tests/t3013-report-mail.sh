@@ -90,7 +90,7 @@ diffs() { sed -n '/^Measured differently (besides the kernel):$/,$p' "$1"; }
 ok "every line of the differences fits a mail's 72 columns" sh -c \
 	"sed -n '/^Measured differently/,\$p' out | grep -q '.\{73\}'; test \$? = 1"
 ok "the command line: only the words that differ, a row a line" sh -c '
-	grep -qx "cmdline (the words every row has left out):" out &&
+	grep -qx "cmdline (the words all rows share are not shown):" out &&
 	grep -qx "  m1  mitigations=auto,nosmt" out && grep -qx "  m2  preempt=full" out'
 ok "a value with a comma: a row a line, so that it reads as one value" sh -c '
 	grep -qx "cpufreq_governor:" out && grep -qx "  m1  performance, schedutil" out &&

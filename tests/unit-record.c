@@ -11,6 +11,7 @@
 #include "results/record.h"
 #include "results/run.h"
 #include "results/store.h"
+#include "lib/util.h"
 #include "tap.h"
 
 static int decodes(const char *line)
@@ -292,6 +293,44 @@ static void test_ids(void)
 	rmdir(dir);
 }
 
+/* One field of a stored line replaced: the rest of the line byte for byte,
+ * its version too, and a crc that checks. */
+static void test_line_set(void)
+{
+	struct record r, back;
+	char why[160], *line, *set, *want;
+
+	record_init(&back, "");
+	record_init(&r, "run");
+	record_set(&r, "xlabel", "a");
+	record_set(&r, "label", "a");
+	record_set(&r, "session", "s1");
+	record_set(&r, "id", "0123");
+	line = record_encode(&r);
+	/* as an older contest wrote it: version 1 */
+	line[strlen("run v=")] = '1';
+	set = record_line_set(line, strlen(line), "label", "6.1 fixed%");
+	want = xasprintf("run v=1 xlabel=a label=6.1%%20fixed%%25 session=s1 id=0123 crc=");
+	ok(set && !strncmp(set, want, strlen(want)), "the field replaced, escaped, the rest kept: %s",
+	   set ? set : "(null)");
+	ok(set && record_decode(set, strlen(set), &back, why, sizeof(why)) == 0,
+	   "the new line checks: %s", set ? why : "");
+	is_str(record_get(&back, "label"), "6.1 fixed%", "its label");
+	is_str(record_get(&back, "xlabel"), "a", "a key ending alike is not it");
+	is_str(record_get(&back, "v"), "1", "its version kept");
+	ok(set && set[strlen(set) - 1] == '\n' && strchr(set, '\n') == set + strlen(set) - 1,
+	   "one line, '\\n' ended");
+	record_free(&back);
+	free(set);
+	set = record_line_set(line, strlen(line) - 1, "id", "4567");	/* without its '\n' */
+	ok(set && strstr(set, " id=4567 crc=") && decodes(set), "the last field, a line without '\\n'");
+	free(set);
+	ok(record_line_set(line, strlen(line), "kernel", "x") == NULL, "no such field: NULL");
+	free(want);
+	free(line);
+	record_free(&r);
+}
+
 int main(void)
 {
 	test_roundtrip();
@@ -299,5 +338,6 @@ int main(void)
 	test_run();
 	test_empty_store();
 	test_ids();
+	test_line_set();
 	return tap_done();
 }

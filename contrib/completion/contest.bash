@@ -246,7 +246,7 @@ _contest()
 	case ${cmd[*]} in
 	run | compare) _contest_reply "$(_contest_runtypes)" ;;
 	load) _contest_reply "$(_contest_runtypes loads)" ;;
-	report | plot) _contest_reply "$(_contest_labels)" ;;
+	report | plot | relabel) _contest_reply "$(_contest_labels)" ;;
 	merge) _filedir -d 2>/dev/null || COMPREPLY=($(compgen -d -- "$cur")) ;;
 	campaign\ *) _contest_reply "$(_contest_campaigns)" ;;
 	esac

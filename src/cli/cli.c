@@ -34,10 +34,11 @@ enum {
 	OPT_PROBE, OPT_NO_PROGRESS, OPT_JSON_SUMMARY, OPT_CONFIGS, OPT_VARY, OPT_SEED, OPT_COMPARE,
 	OPT_HEADER, OPT_NO_HEADER, OPT_KERNEL, OPT_METHOD, OPT_BOOTS, OPT_UNTIL,
 	OPT_RUNS_PER_BOOT, OPT_SETTLE, OPT_CAMPAIGN, OPT_TYPE, OPT_COUNT, OPT_NO_PROBE, OPT_NO_LATENCY, OPT_NO_DELAYS,
+	OPT_MERGE,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT | CMD_MERGE | CMD_COMPARE | \
-	     CMD_CAMPAIGN)
+	     CMD_CAMPAIGN | CMD_RELABEL)
 #define LOADS (CMD_RUN | CMD_LOAD | CMD_LIST)
 
 /* How an option's value is taken: most set one field of struct config;
@@ -146,9 +147,12 @@ static const struct opt {
 	{ OPT_SETTLE, "settle", "SECONDS", CMD_CAMPAIGN,
 	  "plan: wait after each boot before the warm-up (default 120), then for a low load",
 	  RANGE(SECONDS, settle, 0, 86400) },
-	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT | CMD_PLOT,
+	{ OPT_RESULTS, "results", "DIR", CMD_RUN | CMD_REPORT | CMD_PLOT | CMD_RELABEL,
 	  "results directory (default ./contest-results); report and plot read several",
 	  OWN },
+	{ OPT_MERGE, "merge", NULL, CMD_RELABEL,
+	  "NEW has records already: add OLD's to them (else refused)",
+	  SET(FLAG, merge) },
 	{ OPT_BASELINE, "baseline", "LABEL", CMD_REPORT | CMD_PLOT,
 	  "divide Times by this label's noload; test the rows against it",
 	  SET(STRING, baseline) },
@@ -305,10 +309,12 @@ void cli_help(FILE *f, const struct command *cmds)
 		{ CMD_COMPARE | CMD_CAMPAIGN, "Options of compare and campaign" },
 		{ CMD_CAMPAIGN, "Options of campaign (which also takes those of run but -k, -n, "
 				"--dry-run, --json-summary)" },
-		{ CMD_RUN | CMD_REPORT | CMD_PLOT, "Options of run, report and plot" },
+		{ CMD_RUN | CMD_REPORT | CMD_PLOT | CMD_RELABEL,
+		  "Options of run, report, plot and relabel" },
 		{ CMD_REPORT | CMD_PLOT, "Options of report and plot" },
 		{ CMD_REPORT, "Options of report" },
 		{ CMD_PLOT, "Options of plot" },
+		{ CMD_RELABEL, "Options of relabel" },
 		{ CMD_LIST, "Options of list" },
 		{ CMD_LOAD, "Options of load" },
 		{ CMD_RUN | CMD_LOAD, "Options of run and load" },

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@ static struct report_opts report_opts_of(const struct config *cfg)
 		.latency = cfg->latency, .no_latency = cfg->no_latency, .delays = cfg->delays,
 		.header = cfg->header,
 		.types = cfg->types,
+		.dirs = cfg->nresults_dirs ? cfg->results_dirs : (char *const *)&cfg->results,
+		.ndirs = cfg->nresults_dirs ? (size_t)cfg->nresults_dirs : 1,
 	};
 
 	if (cfg->format)
@@ -105,9 +108,10 @@ static int cmd_report(struct config *cfg)
 
 	if (ret)
 		return ret;
-	if (report_print(stdout, &st, &o, why, sizeof(why))) {
+	ret = report_print(stdout, &st, &o, why, sizeof(why));
+	if (ret) {
 		msg("%s", why);
-		ret = 1;
+		ret = ret == -2 ? 2 : 1;	/* -2: the command line names what is not there */
 	}
 	free(labels);
 	store_free(&st);
@@ -125,7 +129,7 @@ static int cmd_plot(struct config *cfg)
 
 	if (ret)
 		return ret;
-	if (report_build(&st, &o, &r, why, sizeof(why)) == 0) {
+	if ((ret = report_build(&st, &o, &r, why, sizeof(why))) == 0) {
 		struct latency l;
 
 		if (!o.latency)
@@ -135,12 +139,10 @@ static int cmd_plot(struct config *cfg)
 			latency_free(&l);
 		}
 		report_free(&r);
-	} else {
-		ret = -1;
 	}
 	if (ret) {
 		msg("%s", why);
-		ret = 1;
+		ret = ret == -2 ? 2 : 1;
 	}
 	free(labels);
 	store_free(&st);
@@ -171,6 +173,46 @@ static int cmd_merge(struct config *cfg)
 		msg("%zu damaged record%s not copied (see above)", m.damaged,
 		    m.damaged == 1 ? "" : "s");
 	return ret || m.damaged ? 1 : 0;
+}
+
+/* contest relabel [-d DIR] [--merge] OLD NEW: OLD's records under NEW,
+ * NEW checked as -k checks a label.  2 when the command line asks for
+ * what cannot be (a bad NEW, OLD not in DIR, NEW there without --merge). */
+static int cmd_relabel(struct config *cfg)
+{
+	struct store_relabel m;
+	char why[PATH_MAX + 256];
+	int ret;
+
+	if (cfg->nargs != 2)
+		return usage_error("relabel wants the label to change and its new name: contest "
+				   "relabel [-d DIR] OLD NEW");
+	if (cfg->nresults_dirs > 1)
+		return usage_error("relabel changes one results directory: give -d once");
+	if (store_check_label(cfg->args[1], why, sizeof(why)))
+		return usage_error("bad label '%s': %s", cfg->args[1], why);
+	if (!*cfg->args[0])
+		return usage_error("relabel wants the label to change, not ''");
+	ret = store_relabel(cfg->results, cfg->args[0], cfg->args[1], cfg->merge, &m, why,
+			    sizeof(why));
+	if (ret) {
+		msg("%s", why);
+		return ret == -2 ? 2 : 1;
+	}
+	if (m.finished)
+		info("%s: '%s' held every record of '%s' already (a relabel cut short): '%s' "
+		     "removed", cfg->results, cfg->args[1], cfg->args[0], cfg->args[0]);
+	else
+		info("%s: %zu record%s of '%s' now under '%s'%s", cfg->results, m.relabeled,
+		     m.relabeled == 1 ? "" : "s", cfg->args[0], cfg->args[1],
+		     m.present ? " (the others were there already)" : "");
+	if (m.others)
+		info("%zu record%s of other labels in the file of '%s' moved with them, their "
+		     "labels kept", m.others, m.others == 1 ? "" : "s", cfg->args[0]);
+	if (m.damaged)
+		msg("%zu damaged line%s moved with them as they were (see above)", m.damaged,
+		    m.damaged == 1 ? "" : "s");
+	return 0;
 }
 
 static int cmd_load(struct config *cfg)
@@ -291,6 +333,8 @@ static const struct command commands[] = {
 	  "chart the Ratio of every run type as an SVG, with 95% intervals" },
 	{ "merge", CMD_MERGE, cmd_merge, "SRC... DEST",
 	  "copy the records of results directories into DEST, each once, checked" },
+	{ "relabel", CMD_RELABEL, cmd_relabel, "[-d DIR] [--merge] OLD NEW",
+	  "rename a label: its records rewritten under NEW, with their checksums" },
 	{ "load", CMD_LOAD, cmd_load, "NAME [-t SECONDS] [options]",
 	  "run one load alone, with no workload; print its rate and CPU%" },
 	{ "list", CMD_LIST, cmd_list, "[--count] [load options]",

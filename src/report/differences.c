@@ -113,17 +113,18 @@ static int word_everywhere(char *const *vals, size_t nvals, const char *w, size_
 	return 1;
 }
 
-/* The values as shown: where one is long (a kernel command line) and the
- * values share words, each without those words (*cut set); else copies.
- * The caller frees the array and its strings. */
-static char **shorten(char *const *vals, size_t nvals, int *cut)
+/* The values as shown: where one is longer than room (a kernel command
+ * line that would not fit its line; room 0: none is) and the values share
+ * words, each without those words (*cut set); else copies.  The caller
+ * frees the array and its strings. */
+static char **shorten(char *const *vals, size_t nvals, int room, int *cut)
 {
 	char **out = xcalloc(nvals, sizeof(*out));
 	int long_one = 0;
 
 	*cut = 0;
 	for (size_t i = 0; i < nvals; i++)
-		long_one |= vals[i] && strlen(vals[i]) > 40;
+		long_one |= room > 0 && vals[i] && (int)strlen(vals[i]) > room;
 	for (size_t i = 0; i < nvals; i++) {
 		const char *p = vals[i];
 
@@ -192,7 +193,7 @@ static void difference(struct report_out *o, const struct report *r, const char 
 {
 	const char *first = NULL;
 	char *line = NULL, **short_vals;
-	int differ = 0, cut, comma = 0, w = 0;
+	int differ = 0, cut, comma = 0, w = 0, room;
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		if (!vals[i])
@@ -210,20 +211,23 @@ static void difference(struct report_out *o, const struct report *r, const char 
 	/* "contest: ..." would read as one of contest's messages */
 	if (!strcmp(name, "contest"))
 		name = "contest version";
-	short_vals = shorten(vals, r->nrows, &cut);
+	for (size_t i = 0; i < r->nrows; i++)
+		if (vals[i] && (int)strlen(r->rows[i].name) > w)
+			w = (int)strlen(r->rows[i].name);
+	/* shortened where a value would not fit its row's line, "  NAME  VALUE" */
+	room = o->width ? o->width - (2 + w + 2) : 0;
+	short_vals = shorten(vals, r->nrows, o->width && room < 1 ? 1 : room, &cut);
 	for (size_t i = 0, n = 0; i < r->nrows; i++) {
 		if (!vals[i])
 			continue;
 		report_append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name, short_vals[i]);
 		comma |= strchr(short_vals[i], ',') != NULL;
-		if ((int)strlen(r->rows[i].name) > w)
-			w = (int)strlen(r->rows[i].name);
 	}
 	if (!cut && !comma && (!o->width || (int)(strlen(name) + 1 + strlen(line)) <= o->width)) {
 		report_note(o, "%s:%s", name, line);
 	} else {
 		/* a row a line, its value wrapped for a mail */
-		report_note(o, "%s%s:", name, cut ? " (the words every row has left out)" : "");
+		report_note(o, "%s%s:", name, cut ? " (the words all rows share are not shown)" : "");
 		for (size_t i = 0; i < r->nrows; i++)
 			if (vals[i])
 				note_wrapped(o, w, r->rows[i].name, short_vals[i]);

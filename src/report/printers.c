@@ -51,11 +51,13 @@ int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 		 char *why, size_t len)
 {
 	struct report r;
+	int built;
 
 	if (o->latency && o->delays)
 		return whyf(why, len, "--latency and --delays are two reports: ask for one");
-	if (report_build(st, o, &r, why, len))
-		return -1;
+	built = report_build(st, o, &r, why, len);
+	if (built)
+		return built;
 	if (o->delays) {
 		int rc = report_delays_print(f, &r, o->format, why, len);
 

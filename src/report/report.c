@@ -470,6 +470,36 @@ static int resolve_base(const struct store *st, const char *name, struct report_
 	return b->label ? 0 : -1;
 }
 
+/* " a, b)" (" none)" without one) after why's first k bytes. */
+static void list_labels(char *why, size_t len, size_t k, char *const *labels, size_t n)
+{
+	for (size_t j = 0; j < n && k < len; j++)
+		k += (size_t)snprintf(why + k, len - k, "%s %s", j ? "," : "", labels[j]);
+	if (k < len)
+		snprintf(why + k, len - k, "%s)", n ? "" : " none");
+}
+
+/* --baseline names no label or row of the store: -2, why saying so, with
+ * the directories read and the labels they hold. */
+static int no_baseline(const struct store *st, const struct report_opts *o, char *why,
+		       size_t len)
+{
+	size_t n, k = (size_t)snprintf(why, len, "--baseline: no label '%s' in ", o->baseline);
+	char **labels = distinct(st, 0, &n);
+
+	for (size_t d = 0; d < o->ndirs && k < len; d++)
+		k += (size_t)snprintf(why + k, len - k, "%s%s", d ? " or " : "", o->dirs[d]);
+	if (!o->ndirs && k < len)
+		k += (size_t)snprintf(why + k, len - k, "the results read");
+	if (k < len)
+		k += (size_t)snprintf(why + k, len - k, " (labels:");
+	if (n)
+		qsort(labels, n, sizeof(*labels), by_version);
+	list_labels(why, len, k, labels, n);
+	free(labels);
+	return -2;
+}
+
 /* The labels asked for (all when none is); a row's name (name_rows()) asks
  * for its label, and keep_rows() then keeps that row of it.  0, or -1 with
  * why naming the labels that have runs when one asked for has none. */
@@ -491,10 +521,7 @@ static int select_labels(const struct store *st, const struct report_opts *o,
 			continue;
 		k = (size_t)snprintf(why, len, "no valid runs stored for label '%s' (labels with "
 				     "runs:", o->labels[i]);
-		for (size_t j = 0; j < r->nlabels && k < len; j++)
-			k += (size_t)snprintf(why + k, len - k, "%s %s", j ? "," : "", r->labels[j]);
-		if (k < len)
-			snprintf(why + k, len - k, "%s)", r->nlabels ? "" : " none");
+		list_labels(why, len, k, r->labels, r->nlabels);
 		return -1;
 	}
 	for (size_t i = 0; i < r->nlabels; i++) {
@@ -630,8 +657,10 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 		struct sel s;
 		struct cell nl;
 
-		if (resolve_base(st, o->baseline, b))
-			b->label = o->baseline;	/* no runs: said below */
+		if (resolve_base(st, o->baseline, b)) {
+			report_free(r);
+			return no_baseline(st, o, why, len);
+		}
 		s = (struct sel){ b->label, "noload", NULL, -1, -1, NULL, b->host, b->kernel };
 		fill_cell(st, &s, &nl);
 		if (!nl.n) {

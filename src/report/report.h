@@ -38,6 +38,8 @@ struct report_opts {
 	const char *types;      /* run types to show, comma-separated; NULL: all */
 	int header;             /* what the runs share above the tables: 1, -1 not,
 	                         * 0 in markdown only */
+	char *const *dirs;      /* the results directories read, for messages */
+	size_t ndirs;
 	enum report_format format;
 };
 
@@ -155,7 +157,8 @@ char *report_cell_param(const struct report *r, size_t g, size_t t, const char *
 			size_t *count);
 
 /* The statistics of every shown cell.  0, or -1 with why (nothing to show,
- * a --baseline without noload). */
+ * a --baseline without noload), or -2 with why when --baseline names no
+ * label or row of the store (the command line is wrong). */
 int report_build(const struct store *st, const struct report_opts *o, struct report *r,
 		 char *why, size_t len);
 const struct cell *report_cell(const struct report *r, size_t row, size_t type);
@@ -180,7 +183,8 @@ const char *report_untested_why(const struct report *r);
 int report_last_one_noload(const struct store *st, const char *label, const char *identity);
 
 /* Build, then print in o->format: every run type with data, in suite order,
- * one table each, then the notes.  0, or -1 with why. */
+ * one table each, then the notes.  0, or report_build()'s -1 or -2, or -1,
+ * with why. */
 int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 		 char *why, size_t len);
 

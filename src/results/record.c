@@ -178,6 +178,41 @@ char *record_encode(const struct record *r)
 	return line;
 }
 
+char *record_line_set(const char *line, size_t len, const char *key, const char *val)
+{
+	char *field = xmalloc(escaped_len(key) + 3), *out, *p;
+	const char *at, *end, *crcp;
+	size_t flen;
+
+	if (len && line[len - 1] == '\n')
+		len--;
+	if (len < 13)
+		return NULL;
+	crcp = line + len - 13;	/* " crc=XXXXXXXX" */
+	/* " KEY=": a field's start, as values hold no space and no '=' */
+	field[0] = ' ';
+	p = escape_to(field + 1, key);
+	*p++ = '=';
+	*p = '\0';
+	flen = strlen(field);
+	for (at = line; (at = memchr(at, ' ', (size_t)(crcp - at))); at++)
+		if ((size_t)(crcp - at) >= flen && !memcmp(at, field, flen))
+			break;
+	free(field);
+	if (!at)
+		return NULL;
+	at += flen;
+	end = memchr(at, ' ', (size_t)(crcp - at + 1));	/* crcp holds one */
+	out = xmalloc((size_t)(at - line) + escaped_len(val) + (size_t)(crcp - end) +
+		      sizeof(" crc=00000000\n"));
+	memcpy(out, line, (size_t)(at - line));
+	p = escape_to(out + (at - line), val);
+	memcpy(p, end, (size_t)(crcp - end));
+	p += crcp - end;
+	sprintf(p, " crc=%08" PRIx32 "\n", crc32_buf(out, (size_t)(p - out)));
+	return out;
+}
+
 static int unhex(int c)
 {
 	if (c >= '0' && c <= '9')
@@ -189,9 +224,7 @@ static int unhex(int c)
 	return -1;
 }
 
-/* Unescape s[0..len) into a new string; NULL when malformed or when it
- * holds a NUL byte. */
-static char *unescape(const char *s, size_t len)
+char *record_unescape(const char *s, size_t len)
 {
 	char *out = xmalloc(len + 1), *o = out;
 
@@ -279,8 +312,8 @@ int record_decode(const char *line, size_t len, struct record *r,
 			record_free(r);
 			return whyf(why, whylen, "%s", "malformed field");
 		}
-		k = unescape(p, (size_t)(eq - p));
-		v = unescape(eq + 1, (size_t)(tok_end - eq - 1));
+		k = record_unescape(p, (size_t)(eq - p));
+		v = record_unescape(eq + 1, (size_t)(tok_end - eq - 1));
 		if (!k || !v) {
 			free(k);
 			free(v);

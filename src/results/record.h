@@ -49,6 +49,17 @@ char *record_encode(const struct record *r);
 int record_decode(const char *line, size_t len, struct record *r,
 		  char *why, size_t whylen);
 
+/* s[0..len) with its %XX escapes undone (a value of a line; a results
+ * file's name, store_path()); NULL when malformed or when it holds a NUL
+ * byte.  The caller frees it. */
+char *record_unescape(const char *s, size_t len);
+
+/* A line that passed record_decode() (len bytes, with or without its
+ * '\n') with the value of key replaced by val, every other byte as it was
+ * (the version too), and its crc computed anew; '\n' ended.  NULL when the
+ * line has no such field.  The caller frees it. */
+char *record_line_set(const char *line, size_t len, const char *key, const char *val);
+
 uint32_t crc32_buf(const void *buf, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "results/store.h"
 #include "lib/fsutil.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 
 #define SUFFIX ".results"
@@ -227,19 +228,16 @@ static uint32_t hash(const char *s)
 
 static void seen_grow(struct seen *sn);
 
-/* 1 when r (its line) was seen before, else 0 and remembered as from
- * origin. */
-static int seen_before(struct seen *sn, const struct record *r, const char *line,
-		       size_t origin)
+/* 1 when key (given to the set) was seen before, from any file (anywhere)
+ * or from another than origin, else 0 and remembered as from origin. */
+static int seen_key(struct seen *sn, char *key, int anywhere, size_t origin)
 {
-	const char *id = record_get(r, "id");
-	char *key = id ? xasprintf("i%s", id) : xasprintf("t%s", line);
 	size_t i;
 
 	if (2 * (sn->n + 1) > sn->cap)
 		seen_grow(sn);
 	for (i = hash(key) & (sn->cap - 1); sn->key[i]; i = (i + 1) & (sn->cap - 1)) {
-		if (!strcmp(sn->key[i], key) && (id || sn->origin[i] != origin)) {
+		if (!strcmp(sn->key[i], key) && (anywhere || sn->origin[i] != origin)) {
 			free(key);
 			return 1;
 		}
@@ -248,6 +246,17 @@ static int seen_before(struct seen *sn, const struct record *r, const char *line
 	sn->origin[i] = origin;
 	sn->n++;
 	return 0;
+}
+
+/* 1 when r (its line) was seen before, else 0 and remembered as from
+ * origin. */
+static int seen_before(struct seen *sn, const struct record *r, const char *line,
+		       size_t origin)
+{
+	const char *id = record_get(r, "id");
+
+	return seen_key(sn, id ? xasprintf("i%s", id) : xasprintf("t%s", line), id != NULL,
+			origin);
 }
 
 static void seen_grow(struct seen *sn)
@@ -603,4 +612,221 @@ int store_merge(char *const *srcs, size_t nsrcs, const char *dest, struct store_
 	if (made)
 		rmdir(dest);	/* only when nothing was copied */
 	return g.failed ? -1 : 0;
+}
+
+/* ---- relabelling ----------------------------------------------------------- */
+
+static int by_version(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The labels of dir's results files, from their names, in version order,
+ * ", "-separated ("none" without one); the caller frees it. */
+static char *labels_in(const char *dir)
+{
+	size_t n, k = 0;
+	char why[160], **names = result_files(dir, &n, why, sizeof(why)), *list = NULL;
+
+	for (size_t i = 0; names && i < n; i++) {
+		const char *base = strrchr(names[i], '/') + 1;
+		char *label = record_unescape(base, strlen(base) - strlen(SUFFIX));
+
+		free(names[i]);
+		if (label)	/* else not a name store_path() makes */
+			names[k++] = label;
+	}
+	if (k)
+		qsort(names, k, sizeof(*names), by_version);
+	for (size_t i = 0; i < k; i++) {
+		char *more = xasprintf("%s%s%s", list ? list : "", list ? ", " : "", names[i]);
+
+		free(list);
+		list = more;
+	}
+	if (names)
+		free_names(names, k);
+	return list ? list : xstrdup("none");
+}
+
+/* The lines to be NEW's file, and what they hold. */
+struct relabeling {
+	struct seen seen;   /* NEW's records (origin 0), and its damaged lines ("d") */
+	char *out;          /* NEW's lines, then OLD's that NEW lacks */
+	size_t nout, cap;
+	struct store_relabel *m;
+};
+
+/* Add n bytes of line to the new file, '\n' ended (a torn last line must
+ * not swallow the next). */
+static void add_line(struct relabeling *l, const char *line, size_t n)
+{
+	if (l->nout + n + 1 > l->cap) {
+		l->cap = 2 * (l->nout + n + 1);
+		l->out = xrealloc(l->out, l->cap);
+	}
+	memcpy(l->out + l->nout, line, n);
+	l->nout += n;
+	if (!n || line[n - 1] != '\n')
+		l->out[l->nout++] = '\n';
+}
+
+/* Read NEW's file (own) or OLD's, each line checked.  NEW's lines are
+ * copied as they are and remembered; OLD's records of label old get label
+ * new, and are copied with its other lines (its comments only into a new
+ * file: fresh), but for those NEW holds already.  0, or -1 with why. */
+static int relabel_file(struct relabeling *l, const char *path, int own, const char *old,
+			const char *new, int fresh, char *why, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL, bad[160];
+	size_t cap = 0, lineno = 0;
+	ssize_t n;
+
+	if (!f)
+		return errout(why, len, "cannot read", path);
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		struct record r;
+		int c = check_line(line, n, &r, bad, sizeof(bad)), seen;
+		const char *label = c == 0 ? record_get(&r, "label") : NULL;
+		char *changed = NULL;
+
+		lineno++;
+		if (own) {
+			add_line(l, line, (size_t)n);
+			if (c == 0)
+				seen_before(&l->seen, &r, line, 0);
+			else if (c < 0)
+				seen_key(&l->seen, xasprintf("d%s", line), 1, 0);
+		} else if (c > 0) {
+			if (fresh)
+				add_line(l, line, (size_t)n);
+		} else {
+			if (c < 0)
+				msg("%s:%zu: damaged record, copied as it is: %s", path, lineno, bad);
+			if (label && !strcmp(label, old)) {
+				l->m->found++;
+				changed = record_line_set(line, (size_t)n, "label", new);
+			}
+			if (c < 0)
+				seen = seen_key(&l->seen, xasprintf("d%s", line), 1, 1);
+			else
+				seen = seen_before(&l->seen, &r, changed ? changed : line, 1);
+			if (seen) {
+				l->m->present++;
+			} else if (changed) {
+				add_line(l, changed, strlen(changed));
+				l->m->relabeled++;
+			} else {
+				add_line(l, line, (size_t)n);
+				if (c == 0)
+					l->m->others++;
+				else
+					l->m->damaged++;
+			}
+		}
+		free(changed);
+		if (c == 0)
+			record_free(&r);
+	}
+	if (ferror(f)) {
+		errout(why, len, "cannot read", path);
+		fclose(f);
+		free(line);
+		return -1;
+	}
+	fclose(f);
+	free(line);
+	return 0;
+}
+
+/* Make NEW's file hold OLD's records (and NEW's own), then remove OLD's:
+ * the order that loses nothing wherever it stops. */
+static int relabel_locked(const char *dir, const char *old, const char *new, int merge,
+			  struct store_relabel *m, char *why, size_t len)
+{
+	char *opath = store_path(dir, old), *npath = store_path(dir, new);
+	struct relabeling l = { .m = m };
+	int have_new, ret = -1;
+
+	have_new = access(npath, F_OK) == 0;
+	if (access(opath, F_OK)) {
+		char *labels = labels_in(dir);
+
+		if (errno == ENOENT) {
+			whyf(why, len, "no label '%s' in %s (labels: %s)", old, dir, labels);
+			ret = -2;
+		} else {
+			errout(why, len, "cannot read", opath);
+		}
+		free(labels);
+		goto out;
+	}
+	if (have_new && relabel_file(&l, npath, 1, old, new, 0, why, len))
+		goto out;
+	if (relabel_file(&l, opath, 0, old, new, !have_new, why, len))
+		goto out;
+	if (!m->found) {
+		whyf(why, len, "no record of label '%s' in %s: nothing relabelled", old, opath);
+		ret = -2;
+		goto out;
+	}
+	/* NEW holding every record of OLD already is a relabel cut short
+	 * after NEW was written: finish it */
+	m->finished = have_new && !m->relabeled && !m->others && !m->damaged;
+	if (have_new && !merge && !m->finished) {
+		whyf(why, len, "label '%s' is in %s already: --merge adds the records of '%s' "
+		     "to its own, or choose another label", new, dir, old);
+		ret = -2;
+		goto out;
+	}
+	test_hook("relabel");	/* 1: nothing written yet */
+	if (!m->finished && (replace_file(npath, l.out, l.nout) || sync_dir(dir))) {
+		errout(why, len, "cannot write", npath);
+		goto out;
+	}
+	test_hook("relabel");	/* 2: NEW written, OLD still there */
+	if (unlink(opath)) {
+		errout(why, len, "cannot remove", opath);
+		goto out;
+	}
+	test_hook("relabel");	/* 3: OLD removed, the directory not yet synced */
+	if (sync_dir(dir)) {
+		errout(why, len, "cannot sync", dir);
+		goto out;
+	}
+	ret = 0;
+out:
+	seen_free(&l.seen);
+	free(l.out);
+	free(opath);
+	free(npath);
+	return ret;
+}
+
+int store_relabel(const char *dir, const char *old, const char *new, int merge,
+		  struct store_relabel *m, char *why, size_t len)
+{
+	struct stat st;
+	int lock, ret;
+
+	memset(m, 0, sizeof(*m));
+	if (!strcmp(old, new)) {
+		whyf(why, len, "'%s' and '%s' are the same label", old, new);
+		return -2;
+	}
+	if (stat(dir, &st))
+		return errout(why, len, "cannot read results directory", dir);
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return errout(why, len, "cannot read results directory", dir);
+	}
+	/* the directory's lock, as a contest takes it: no suite appends to
+	 * OLD meanwhile */
+	lock = lock_dir(dir, "results directory");
+	if (lock < 0)
+		return whyf(why, len, "nothing relabelled in %s", dir);
+	ret = relabel_locked(dir, old, new, merge, m, why, len);
+	unlock_dir(dir, &lock);
+	return ret;
 }

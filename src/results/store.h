@@ -66,4 +66,30 @@ struct store_merge {
 int store_merge(char *const *srcs, size_t nsrcs, const char *dest, struct store_merge *m,
 		char *why, size_t len);
 
+/* What store_relabel() did. */
+struct store_relabel {
+	size_t found;        /* OLD's records of label OLD */
+	size_t relabeled;    /* of them, written to NEW's file with label NEW */
+	size_t present;      /* OLD's lines NEW's file held already (by id, or by line) */
+	size_t others;       /* records of other labels in OLD's file: moved as they are */
+	size_t damaged;      /* damaged lines of OLD's file: moved as they are, reported */
+	int finished;        /* NEW held them all: a relabel cut short, finished */
+};
+
+/* Give the records of label old in dir the label new: every line of old's
+ * file goes to new's file, a record of label old with label new and its
+ * crc computed anew (its id and every other field kept), then old's file
+ * is removed; under dir's lock, as a run takes it.  new's file is written
+ * whole as a new file, synced and renamed into place, and only then is
+ * old's file removed: stopped at any point, the records are under one
+ * label or the other (both files, holding the same ids, are read once),
+ * and running it again finishes it.  When new has a file already, old's
+ * records it lacks are added to it with merge, else it is refused (unless
+ * it holds them all: a relabel cut short).  The labels are not checked
+ * here.  0; -2 with why when old has no file or no record in dir, or new
+ * has one without merge; -1 with why when a step failed (nothing
+ * lost). */
+int store_relabel(const char *dir, const char *old, const char *new, int merge,
+		  struct store_relabel *m, char *why, size_t len);
+
 #endif

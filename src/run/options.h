@@ -16,6 +16,7 @@ enum cmd {
 	CMD_MERGE = 1 << 6,
 	CMD_COMPARE = 1 << 7,	/* takes every option of run but -k, and its own */
 	CMD_CAMPAIGN = 1 << 8,	/* takes every option of run but -k and -n, and its own */
+	CMD_RELABEL = 1 << 9,
 };
 
 /* -n auto runs this many rounds before it looks at the spread. */
@@ -77,6 +78,7 @@ struct config {
 	const char *vary;       /* compare --vary KEY=V1,V2... */
 	uint64_t seed;          /* compare --seed (default 0) */
 	const char *compare_id; /* report --compare ID */
+	int merge;              /* relabel --merge: into a label that has records */
 	char **kernels;         /* campaign plan --kernel LABEL=SPEC, each */
 	int nkernels;
 	const char *method;     /* campaign --method */
