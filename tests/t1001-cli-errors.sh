@@ -50,6 +50,26 @@ expect_usage "compare: an unknown --vary key" "--vary wants KEY=V1,V2" compare -
 expect_usage "compare: a --vary value out of range" "takes 0 and 1" compare --vary autogroup=0,2
 expect_usage "compare: a --configs file that is not there" "cannot read no-such.cfg" \
 	compare --configs no-such.cfg
+
+# ---- a slip of the keyboard in an option: the nearest of the command's own
+expect_usage "a mistyped option" "unknown option '--quikc'; did you mean '--quick'?" --quikc
+expect_usage "a mistyped option of run" "unknown option '--quikc'; did you mean '--quick'?" \
+	run --quikc
+expect_usage "a mistyped option with its value" \
+	"unknown option '--jbos=4'; did you mean '--jobs'?" run --jbos=4 noload
+expect_usage "a mistyped option of report" "unknown option '--statz'; did you mean '--stats'?" \
+	report --statz
+expect_usage "of plot" "unknown option '--ouptut'; did you mean '--output'?" plot --ouptut x.svg
+expect_usage "of compare" "unknown option '--vray'; did you mean '--vary'?" compare --vray a=1,2
+expect_usage "of campaign" "unknown option '--kernle'; did you mean '--kernel'?" \
+	campaign plan --kernle a=1
+expect_usage "of load" "unknown option '--tiem'; did you mean '--time'?" load --tiem 1 noload
+expect_usage "of list" "unknown option '--cuont'; did you mean '--count'?" list --cuont
+expect_usage "of env" "unknown option '--work-dri'; did you mean '--work-dir'?" env --work-dri w
+expect_usage "another command's option, mistyped: no suggestion" "unknown option '--quikc'$" \
+	report --quikc
+expect_usage "nothing near: no suggestion" "unknown option '--frobnicate'$" --frobnicate
+
 ok "an option's value that looks like a command is still a value" \
 	"$CONTEST" --dry-run -k report --work-dir w -d r noload
 rm -rf w r

@@ -110,6 +110,8 @@ int main(void)
 	ok(parse("contest noload", &c) == 0 && c.cmd == CMD_RUN, "a run type is no mistyped command");
 	ok(parse("contest --scale 10001", &c) == 2 && parse("contest --scale 10000", &c) == 0,
 	   "--scale: 1 to 10000, as the builtin generator makes");
+	ok(parse("contest --quikc", &c) == 2 && parse("contest report --quikc", &c) == 2,
+	   "a mistyped option: 2, with a suggestion or without");
 	free(c.args);
 	return tap_done();
 }

@@ -658,12 +658,28 @@ static const struct opt *opt_by_id(int id, enum cmd cmd)
 	return any;
 }
 
-/* An option getopt did not take: another command's, or no option at all. */
+/* Of cmd's long options, the name nearest to word's ("--quikc=1"), if
+ * near enough to be a slip of the keyboard, else NULL. */
+static const char *nearest_option(const char *word, enum cmd cmd)
+{
+	const char *names[ARRAY_SIZE(opts)];
+	char name[64];
+	size_t n = 0;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(word + 2, "="), word + 2);
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (applies(&opts[i], cmd))
+			names[n++] = opts[i].name;
+	return nearest_name(name, names, n);
+}
+
+/* An option getopt did not take: another command's, a slip of the keyboard
+ * (the nearest of the command's own named), or no option at all. */
 static int unknown_option(const struct command *cmds, enum cmd cmd, int shortopt,
 			  const char *word)
 {
 	const struct opt *o = NULL;
-	const char *cname = "run";
+	const char *cname = "run", *near;
 
 	for (const struct command *c = cmds; c->name; c++)
 		if (c->id == cmd)
@@ -674,6 +690,8 @@ static int unknown_option(const struct command *cmds, enum cmd cmd, int shortopt
 		o = opt_named(word);
 	if (o)
 		return usage_error("option '%s' does not apply to the %s command", word, cname);
+	if (!shortopt && !strncmp(word, "--", 2) && (near = nearest_option(word, cmd)))
+		return usage_error("unknown option '%s'; did you mean '--%s'?", word, near);
 	return usage_error("unknown option '%s'", word);
 }
 
