@@ -47,7 +47,8 @@ expect_usage "an unknown run type lists the run types" "(known: noload, cacherun
 ok "and no test load among them" sh -c "! grep -q spin_load err"
 expect_usage "--scale above what the builtin generator makes" "from 1 to 10000" --scale 10001
 expect_usage "compare: an unknown --vary key" "--vary wants KEY=V1,V2" compare --vary colour=a,b
-expect_usage "compare: a --vary value out of range" "takes 0 and 1" compare --vary autogroup=0,2
+expect_usage "compare: a --vary value out of range" "takes 0 and 1" compare --vary autogroup=0,2 \
+	--load-session
 expect_usage "compare: a --configs file that is not there" "cannot read no-such.cfg" \
 	compare --configs no-such.cfg
 
