@@ -106,6 +106,9 @@ ok_eq "and as contest list gives them" "$(plan_size io_load plan2)/$(plan_size m
 	"$(list_size io_load list2)/$(list_size mem_load list2)"
 ok "noload is added for a load alone, and the plan says why" \
 	grep -q "^    run types: noload, io_load, mem_load (noload added: dry has no noload" plan2
+ok "-n 1: the plan says one round cannot be tested and its Ratios rest on one noload" \
+	grep -q "^    note: one round: this suite alone cannot test a difference (a test takes 2 valid runs on a side), and it has one noload, on which all its Ratios rest: they move with the machine as that one run found it; -n 3 or more gives a disturbed noload away$" plan2
+ok "three rounds: no such note" sh -c "! grep -q 'note: one round' plan"
 
 # the default suite (list_load walking a small tree, to be quick)
 (cd d && "$CONTEST" --dry-run --root "$TOP_SRCDIR/src" -k dry) >plan3 2>err

@@ -118,6 +118,9 @@ ok "load-nice=0's says load_nice=0" \
 	sh -c "grep '^env ' '$r/load-nice%3D0.results' | grep -q ' load_nice=0 '"
 ok "the table has both rows" \
 	sh -c "grep -q '^load-nice=0 ' nice.out && grep -q '^load-nice=7 ' nice.out"
+ok "the plan of one round says it cannot test, each configuration on one noload" grep -q \
+	"note: one round: this suite alone cannot test a difference (a test takes 2 valid runs on a side), and each configuration has one noload, on which all its Ratios rest" \
+	nice.err
 
 # --- load-session ---------------------------------------------------------------------
 compare session --vary load-session=0,1 -n 1 --procs 2 -d sess process_load
