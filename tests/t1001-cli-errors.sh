@@ -71,6 +71,50 @@ expect_usage "another command's option, mistyped: no suggestion" "unknown option
 	report --quikc
 expect_usage "nothing near: no suggestion" "unknown option '--frobnicate'$" --frobnicate
 
+# ---- a work directory that is the system's, not contest's own: refused,
+# whatever the command that makes its scratch there
+for c in "--dry-run" "run --dry-run" "load process_load -t 0.1" \
+	 "compare --dry-run --vary load-nice=0,5" \
+	 "campaign plan --kernel a=/no/such/vmlinuz --kernel b=/no/such/vmlinuz"; do
+	expect_usage "$c: --work-dir /" \
+		"refusing the work directory /: it is the root directory; contest wants a directory of its own" \
+		$c --work-dir / noload
+done
+ok "and says what contest keeps there and what to give instead" grep -q \
+	"its scratch (run-PID-XXXXXX), its lock (contest.lock) and a failed build's log.*give --work-dir a directory deeper down (contest makes it if need be), such as /var/tmp/contest-work" err
+expect_usage "a system directory" "refusing the work directory /usr: it is right under the root directory" \
+	--dry-run --work-dir /usr noload
+expect_usage "one written with a slash" \
+	"refusing the work directory /proc/: it is /proc, right under the root directory" \
+	--dry-run --work-dir /proc/ noload
+expect_usage "a new one right under / (the next run would find it there)" \
+	"refusing the work directory /contest-t1001-none: it is right under the root directory" \
+	--dry-run --work-dir /contest-t1001-none noload
+ln -s / to-root
+expect_usage "a symlink to /" "refusing the work directory to-root/: it is the root directory" \
+	--dry-run --work-dir to-root/ noload
+rm to-root
+if [ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d /dev)" ]; then
+	expect_usage "a mount point" \
+		"refusing the work directory /dev/shm: it is a mount point (the root of a file system" \
+		--dry-run --work-dir /dev/shm noload
+else
+	for i in 1 2 3; do skip "/dev/shm is no mount point here"; done
+fi
+mkdir bound
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
+	unshare -m sh -c 'mount --bind bound bound' 2>/dev/null; then
+	unshare -m sh -c 'mount --bind bound bound && exec "$0" --dry-run --work-dir bound noload' \
+		"$CONTEST" >out 2>err
+	ok_eq "a bind mount of a directory onto itself: exit status" "$?" 2
+	ok "it is a mount point too" grep -q \
+		"refusing the work directory bound: it is $(pwd -P)/bound, a mount point" err
+else
+	for i in 1 2; do skip "not root, or no unshare -m: no bind mount to try"; done
+fi
+ok "list and env write nothing there: --work-dir / is theirs to read" \
+	sh -c "'$CONTEST' env --work-dir / | grep -q '^work_dir: */$'"
+
 ok "an option's value that looks like a command is still a value" \
 	"$CONTEST" --dry-run -k report --work-dir w -d r noload
 rm -rf w r

@@ -33,7 +33,12 @@ ok_eq "and no process running in it" "$(procs_in "$T_DIR/d")" ""
 ok "the plan names label, rounds and runs" grep -q "^dry: 3 rounds of 4 run types, 12 timed runs$" plan
 ok "the run types, in order" grep -q "^    run types: noload, process_load, io_load, mem_load$" plan
 ok "the workload and its identity" grep -q "^    workload: builtin/[0-9]* scale=[0-9]* jobs=[0-9]* cc=" plan
-ok "the scratch location and its free space" grep -q "^    scratch: contest-work ([0-9.]* [KMGT]*i*B free)" plan
+ok "the scratch, the run's own directory in the work directory, and its free space" \
+	grep -q "^    scratch: contest-work/run-[0-9]*-XXXXXX ([0-9.]* [KMGT]*i*B free), removed at the end (contest-work too, made for it, if left empty)$" plan
+mkdir -p f/w
+(cd f && "$CONTEST" --dry-run --quick -k dry --work-dir w noload) >plan-w 2>&1
+ok "a work directory that is there stays: the plan removes only the run's own" \
+	grep -q "^    scratch: w/run-[0-9]*-XXXXXX ([0-9.]* [KMGT]*i*B free), removed at the end$" plan-w
 if [ -w /proc/sys/vm/drop_caches ]; then
 	ok "the flush method: drop_caches (root)" grep -q "^    flush: drop_caches .*(root)" plan
 else

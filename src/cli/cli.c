@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "campaign/campaign.h"
 #include "run/builtin.h"
+#include "run/suite.h"
 #include "run/workload.h"
 #include "report/report.h"
 #include "loads/runtype.h"
@@ -807,6 +808,11 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 		cfg->args = xreallocarray(cfg->args, cfg->nargs + 1, sizeof(char *));
 		cfg->args[cfg->nargs++] = argv[optind];
 	}
+	/* where contest makes its scratch: run, load, compare, campaign plan */
+	if (((cfg->cmd & (CMD_RUN | CMD_LOAD | CMD_COMPARE)) ||
+	     (cfg->cmd == CMD_CAMPAIGN && cfg->nargs && !strcmp(cfg->args[0], "plan"))) &&
+	    (c = suite_check_work_dir(cfg->work_dir)))
+		return c;
 	if (cfg->cmd == CMD_COMPARE && cfg->auto_runs)
 		return usage_error("compare wants a number of rounds: -n auto does not apply to it");
 	if (cfg->cmd != CMD_RUN && cfg->cmd != CMD_COMPARE && cfg->cmd != CMD_CAMPAIGN)

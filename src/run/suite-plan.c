@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/probe.h"
 #include "run/progress.h"
@@ -118,7 +119,12 @@ void print_plan(struct suite *s, FILE *f)
 	fprintf(f, "\n    workload: %s\n", s->wl.identity);
 	if (fs_free_bytes(s->cfg->work_dir, &avail) == 0)
 		format_size(avail, size, sizeof(size));
-	fprintf(f, "    scratch: %s (%s free), removed at the end\n", s->cfg->work_dir, size);
+	/* the run's own directory goes; the work directory only if made for it */
+	fprintf(f, "    scratch: %s (%s free), removed at the end", s->run_dir ? s->run_dir :
+		s->cfg->work_dir, size);
+	if (s->made_work_dir || (s->cfg->dry_run && access(s->cfg->work_dir, F_OK)))
+		fprintf(f, " (%s too, made for it, if left empty)", s->cfg->work_dir);
+	fputc('\n', f);
 	if (!strcmp(flush, "drop_caches"))
 		fprintf(f, "    flush: drop_caches before every run but cacherun (root)\n");
 	else
