@@ -256,11 +256,15 @@ static char *lexical_absolute(const char *path)
 char *fs_absolute(const char *path)
 {
 	char *full = lexical_absolute(path), *have, *real, *out;
+	const char *rest;
 
-	/* the part that exists resolved (.., symlinks), the rest as given */
+	/* the part that exists resolved (.., symlinks), the rest as given;
+	 * after "/" alone (/newdir) the rest has no slash of its own */
 	have = existing_parent(full);
 	real = realpath(have, NULL);
-	out = real ? xasprintf("%s%s", strcmp(real, "/") ? real : "", full + strlen(have))
+	rest = full + strlen(have);
+	out = real ? xasprintf("%s%s%s", strcmp(real, "/") ? real : "",
+			       *rest && *rest != '/' ? "/" : "", rest)
 		   : xstrdup(full);
 	free(real);
 	free(have);
