@@ -33,7 +33,12 @@ ok_eq "and no process running in it" "$(procs_in "$T_DIR/d")" ""
 ok "the plan names label, rounds and runs" grep -q "^dry: 3 rounds of 4 run types, 12 timed runs$" plan
 ok "the run types, in order" grep -q "^    run types: noload, process_load, io_load, mem_load$" plan
 ok "the workload and its identity" grep -q "^    workload: builtin/[0-9]* scale=[0-9]* jobs=[0-9]* cc=" plan
-ok "the scratch location and its free space" grep -q "^    scratch: contest-work ([0-9.]* [KMGT]*i*B free)" plan
+ok "the scratch, the run's own directory in the work directory, and its free space" \
+	grep -q "^    scratch: contest-work/run-[0-9]*-XXXXXX ([0-9.]* [KMGT]*i*B free), removed at the end (contest-work too, made for it, if left empty)$" plan
+mkdir -p f/w
+(cd f && "$CONTEST" --dry-run --quick -k dry --work-dir w noload) >plan-w 2>&1
+ok "a work directory that is there stays: the plan removes only the run's own" \
+	grep -q "^    scratch: w/run-[0-9]*-XXXXXX ([0-9.]* [KMGT]*i*B free), removed at the end$" plan-w
 if [ -w /proc/sys/vm/drop_caches ]; then
 	ok "the flush method: drop_caches (root)" grep -q "^    flush: drop_caches .*(root)" plan
 else
@@ -106,6 +111,9 @@ ok_eq "and as contest list gives them" "$(plan_size io_load plan2)/$(plan_size m
 	"$(list_size io_load list2)/$(list_size mem_load list2)"
 ok "noload is added for a load alone, and the plan says why" \
 	grep -q "^    run types: noload, io_load, mem_load (noload added: dry has no noload" plan2
+ok "-n 1: the plan says one round cannot be tested and its Ratios rest on one noload" \
+	grep -q "^    note: one round: this suite alone cannot test a difference (a test takes 2 valid runs on a side), and it has one noload, on which all its Ratios rest: they move with the machine as that one run found it; -n 3 or more gives a disturbed noload away$" plan2
+ok "three rounds: no such note" sh -c "! grep -q 'note: one round' plan"
 
 # the default suite (list_load walking a small tree, to be quick)
 (cd d && "$CONTEST" --dry-run --root "$TOP_SRCDIR/src" -k dry) >plan3 2>err

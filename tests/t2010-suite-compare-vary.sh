@@ -48,7 +48,14 @@ else
 fi
 refused 2 "an unknown key" "--vary wants KEY=V1,V2 with KEY one of autogroup, iosched" \
 	--vary colour=red,blue
-refused 2 "autogroup=2" "--vary autogroup takes 0 and 1, not '2'" --vary autogroup=0,2
+refused 2 "autogroup=2" "--vary autogroup takes 0 and 1, not '2'" --vary autogroup=0,2 \
+	--load-session
+# (a dry run: were it not refused, the plan only, the machine untouched)
+refused 2 "autogroup without --load-session" "--vary autogroup without --load-session would measure nothing: the loads and the build run in contest's session, so in one scheduling group whether autogroup is on or off" \
+	--vary autogroup=0,1 --dry-run
+ok "and it says the fix" grep -q -F "add --load-session, which runs the loads in a session of their own" \
+	refused.err
+ok_eq "autogroup untouched" "$(cat $ag 2>/dev/null)" "$ag0"
 refused 2 "one value" "a comparison needs two configurations or more, not 1" --vary load-nice=5
 refused 2 "a value twice" "configuration 'load-nice=5' again" --vary load-nice=5,5
 refused 2 "load-nice out of range" "--vary load-nice takes nice values from -20 to 19, not '20'" \
@@ -67,7 +74,7 @@ fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -n "$ag0" ]; then
 	chown 65534 run	# nobody's: contest refuses a directory another user can write
 	(cd run && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$CONTEST" compare \
-		--vary autogroup=0,1 --scale 2 -n 1 noload >../user.out 2>../user.err)
+		--vary autogroup=0,1 --load-session --scale 2 -n 1 noload >../user.out 2>../user.err)
 	ok_eq "autogroup as another user: exit 1" "$?" 1
 	ok "which says it needs root" grep -q "cannot change $ag: Permission denied (it needs root)" user.err
 	ok "before any work" test ! -e run/contest-results -a ! -e run/contest-work
@@ -111,6 +118,9 @@ ok "load-nice=0's says load_nice=0" \
 	sh -c "grep '^env ' '$r/load-nice%3D0.results' | grep -q ' load_nice=0 '"
 ok "the table has both rows" \
 	sh -c "grep -q '^load-nice=0 ' nice.out && grep -q '^load-nice=7 ' nice.out"
+ok "the plan of one round says it cannot test, each configuration on one noload" grep -q \
+	"note: one round: this suite alone cannot test a difference (a test takes 2 valid runs on a side), and each configuration has one noload, on which all its Ratios rest" \
+	nice.err
 
 # --- load-session ---------------------------------------------------------------------
 compare session --vary load-session=0,1 -n 1 --procs 2 -d sess process_load

@@ -86,8 +86,8 @@ for sig in INT KILL; do
 		# find the first's value and put that back at its end: refused
 		# (its own work and results directories: only the machine is shared)
 		got=$(cat $ag)
-		(cd run && exec "$CONTEST" compare --vary autogroup=1,0 -n 1 --quick --scale 1 --work-dir w2 \
-			-d second noload >../second.out 2>../second.err)
+		(cd run && exec "$CONTEST" compare --vary autogroup=1,0 --load-session -n 1 --quick \
+			--scale 1 --work-dir w2 -d second noload >../second.out 2>../second.err)
 		ok_eq "a second compare --vary autogroup meanwhile: exit status" "$?" 1
 		ok "it names the comparison that holds the machine" grep -q \
 			"another contest (pid $pid) is comparing on this machine, changing its settings" \

@@ -110,6 +110,14 @@ int main(void)
 	ok(parse("contest noload", &c) == 0 && c.cmd == CMD_RUN, "a run type is no mistyped command");
 	ok(parse("contest --scale 10001", &c) == 2 && parse("contest --scale 10000", &c) == 0,
 	   "--scale: 1 to 10000, as the builtin generator makes");
+	ok(parse("contest --quikc", &c) == 2 && parse("contest report --quikc", &c) == 2,
+	   "a mistyped option: 2, with a suggestion or without");
+	ok(parse("contest --work-dir / noload", &c) == 2 &&
+	   parse("contest load process_load --work-dir /usr", &c) == 2 &&
+	   parse("contest compare --vary load-nice=0,1 --work-dir /", &c) == 2,
+	   "a work directory of the system's: 2, for run, load and compare");
+	ok(parse("contest list --work-dir /", &c) == 0 && !strcmp(c.work_dir, "/"),
+	   "list only reads it: / is fine");
 	free(c.args);
 	return tap_done();
 }

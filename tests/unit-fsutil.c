@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unit-fsutil.c - remove_tree and walk_files against a tree that changes
- * under them and a mount inside it; size products past SIZE_MAX.
+ * under them and a mount inside it; size products past SIZE_MAX; which
+ * directories are the system's (fs_system_dir).
  *
  * This program defines fstatat() itself, so the library's calls come here:
  * it answers with statx (the real thing) and, for the names the test arms,
@@ -10,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +159,57 @@ static void test_walk_errors(void)
 		perror(path);
 }
 
+/* Is path the system's (fs_system_dir), and with what words? */
+static int system_dir(const char *path, const char *want)
+{
+	char why[PATH_MAX + 128] = "";
+
+	if (!fs_system_dir(path, why, sizeof(why)))
+		return !want;
+	if (!want || strncmp(why, want, strlen(want)))
+		printf("#   %s: '%s'\n", path, why);
+	return want && !strncmp(why, want, strlen(want));
+}
+
+static void test_system_dir(void)
+{
+	char path[PATH_MAX], deep[PATH_MAX + 16];
+
+	ok(system_dir("/", "the root directory"), "fs_system_dir: / is the root directory");
+	ok(system_dir("//", "the root directory"), "and so is //");
+	ok(system_dir("/usr", "right under the root directory"), "/usr is right under it");
+	ok(system_dir("/usr/", "/usr, right under the root directory"),
+	   "/usr/ too, named as resolved");
+	ok(system_dir("/contest-unit-none", "right under the root directory"),
+	   "so is a directory to be made there");
+	ok(system_dir(scratch, NULL), "a directory of its own is not the system's (%s)", scratch);
+	snprintf(deep, sizeof(deep), "%s/a/b", scratch);
+	ok(system_dir(deep, NULL), "nor one to be made below it");
+	dir("mnt", 0700);
+	snprintf(path, sizeof(path), "%s/mnt", scratch);
+	ok(system_dir(path, NULL), "nor a directory that is no mount point yet");
+	if (geteuid() != 0) {
+		ok(1, "# SKIP mounting needs root");
+		ok(1, "# SKIP mounting needs root");
+		return;
+	}
+	if (mount("unit-fsutil", path, "tmpfs", 0, "size=1m")) {
+		ok(1, "# SKIP cannot mount a tmpfs here: %s", strerror(errno));
+	} else {
+		ok(system_dir(path, "a mount point"), "a tmpfs mounted there is a mount point");
+		if (umount(path))
+			perror(path);
+	}
+	if (mount(path, path, NULL, MS_BIND, NULL)) {
+		ok(1, "# SKIP cannot bind-mount here: %s", strerror(errno));
+	} else {
+		ok(system_dir(path, "a mount point"), "and so is a bind mount of it onto itself, "
+		   "on the same file system");
+		if (umount(path))
+			perror(path);
+	}
+}
+
 static void test_size_mul(void)
 {
 	size_t r = 7;
@@ -182,6 +235,7 @@ int main(void)
 	test_chmod_not_through_symlink();
 	test_walk_errors();
 	test_size_mul();
+	test_system_dir();
 	snprintf(cmd, sizeof(cmd), "chmod -R u+rwx %s && rm -rf %s", scratch, scratch);
 	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", scratch);

@@ -75,14 +75,15 @@ int boot_config(struct ctx *c, campaign_parse_fn parse, struct config *cfg)
 	argv[1] = (char *)"campaign";
 	for (size_t i = 0; i < c->p.nargs; i++)
 		argv[i + 2] = c->p.args[i];
+	/* in the plan's directory first: its options name paths from there */
+	if (chdir(c->p.cwd)) {
+		msg("campaign %s: cannot enter %s: %s", c->p.id, c->p.cwd, strerror(errno));
+		return 1;
+	}
 	rc = parse(argc, argv, cfg);	/* argv lives as long as the plan: not freed */
 	if (rc) {
 		msg("campaign %s: its plan's options no longer parse", c->p.id);
 		return rc < 0 ? 1 : rc;
-	}
-	if (chdir(c->p.cwd)) {
-		msg("campaign %s: cannot enter %s: %s", c->p.id, c->p.cwd, strerror(errno));
-		return 1;
 	}
 	cfg->runs = c->p.runs_per_boot;
 	cfg->args++;	/* "plan" */

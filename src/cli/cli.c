@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "campaign/campaign.h"
 #include "run/builtin.h"
+#include "run/suite.h"
 #include "run/workload.h"
 #include "report/report.h"
 #include "loads/runtype.h"
@@ -664,12 +665,28 @@ static const struct opt *opt_by_id(int id, enum cmd cmd)
 	return any;
 }
 
-/* An option getopt did not take: another command's, or no option at all. */
+/* Of cmd's long options, the name nearest to word's ("--quikc=1"), if
+ * near enough to be a slip of the keyboard, else NULL. */
+static const char *nearest_option(const char *word, enum cmd cmd)
+{
+	const char *names[ARRAY_SIZE(opts)];
+	char name[64];
+	size_t n = 0;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(word + 2, "="), word + 2);
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (applies(&opts[i], cmd))
+			names[n++] = opts[i].name;
+	return nearest_name(name, names, n);
+}
+
+/* An option getopt did not take: another command's, a slip of the keyboard
+ * (the nearest of the command's own named), or no option at all. */
 static int unknown_option(const struct command *cmds, enum cmd cmd, int shortopt,
 			  const char *word)
 {
 	const struct opt *o = NULL;
-	const char *cname = "run";
+	const char *cname = "run", *near;
 
 	for (const struct command *c = cmds; c->name; c++)
 		if (c->id == cmd)
@@ -680,6 +697,8 @@ static int unknown_option(const struct command *cmds, enum cmd cmd, int shortopt
 		o = opt_named(word);
 	if (o)
 		return usage_error("option '%s' does not apply to the %s command", word, cname);
+	if (!shortopt && !strncmp(word, "--", 2) && (near = nearest_option(word, cmd)))
+		return usage_error("unknown option '%s'; did you mean '--%s'?", word, near);
 	return usage_error("unknown option '%s'", word);
 }
 
@@ -795,6 +814,11 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 		cfg->args = xreallocarray(cfg->args, cfg->nargs + 1, sizeof(char *));
 		cfg->args[cfg->nargs++] = argv[optind];
 	}
+	/* where contest makes its scratch: run, load, compare, campaign plan */
+	if (((cfg->cmd & (CMD_RUN | CMD_LOAD | CMD_COMPARE)) ||
+	     (cfg->cmd == CMD_CAMPAIGN && cfg->nargs && !strcmp(cfg->args[0], "plan"))) &&
+	    (c = suite_check_work_dir(cfg->work_dir)))
+		return c;
 	if (cfg->cmd == CMD_COMPARE && cfg->auto_runs)
 		return usage_error("compare wants a number of rounds: -n auto does not apply to it");
 	if (cfg->cmd != CMD_RUN && cfg->cmd != CMD_COMPARE && cfg->cmd != CMD_CAMPAIGN)

@@ -256,11 +256,15 @@ static char *lexical_absolute(const char *path)
 char *fs_absolute(const char *path)
 {
 	char *full = lexical_absolute(path), *have, *real, *out;
+	const char *rest;
 
-	/* the part that exists resolved (.., symlinks), the rest as given */
+	/* the part that exists resolved (.., symlinks), the rest as given;
+	 * after "/" alone (/newdir) the rest has no slash of its own */
 	have = existing_parent(full);
 	real = realpath(have, NULL);
-	out = real ? xasprintf("%s%s", strcmp(real, "/") ? real : "", full + strlen(have))
+	rest = full + strlen(have);
+	out = real ? xasprintf("%s%s%s", strcmp(real, "/") ? real : "",
+			       *rest && *rest != '/' ? "/" : "", rest)
 		   : xstrdup(full);
 	free(real);
 	free(have);
@@ -417,6 +421,50 @@ int remove_tree_at(int dfd, const char *name)
 	if (fd < 0 || empty_dir(fd, st.st_dev))
 		return -1;
 	return unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+/* Whether abs (st: its stat) is the root of a mount: statx says so where
+ * the kernel tells (5.8, bind mounts included), else its device differs
+ * from its parent's. */
+static int mount_root(const char *abs, const struct stat *st)
+{
+	char *parent = xasprintf("%s/..", abs);
+	struct stat ps;
+	int root;
+#ifdef STATX_ATTR_MOUNT_ROOT
+	struct statx sx;
+
+	if (statx(AT_FDCWD, abs, AT_NO_AUTOMOUNT, STATX_BASIC_STATS, &sx) == 0 &&
+	    (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)) {
+		free(parent);
+		return !!(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	}
+#endif
+	root = stat(parent, &ps) == 0 && ps.st_dev != st->st_dev;
+	free(parent);
+	return root;
+}
+
+int fs_system_dir(const char *path, char *why, size_t len)
+{
+	char *abs = fs_absolute(path);
+	size_t n = strlen(abs);
+	const char *what = NULL;
+	struct stat st;
+
+	while (n > 1 && abs[n - 1] == '/')
+		abs[--n] = '\0';
+	if (!n || !strcmp(abs, "/"))
+		what = "the root directory";
+	else if (!strchr(abs + 1, '/'))
+		what = "right under the root directory, where the system's own directories are";
+	else if (stat(abs, &st) == 0 && S_ISDIR(st.st_mode) && mount_root(abs, &st))
+		what = "a mount point (the root of a file system, or a bind mount)";
+	if (what)
+		snprintf(why, len, "%s%s%s", n && strcmp(abs, path) ? abs : "",
+			 n && strcmp(abs, path) ? ", " : "", what);
+	free(abs);
+	return what != NULL;
 }
 
 int remove_tree(const char *path)

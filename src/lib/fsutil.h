@@ -43,6 +43,13 @@ int fs_in_memory(const char *path);
  * appended as given; the caller frees it. */
 char *fs_absolute(const char *path);
 
+/* Whether path names, or would name once made, a directory of the system
+ * rather than one of its own: the root directory, one right under it
+ * (/home, /usr, /tmp, /newdir) or a mount point (the root of a file system,
+ * or a bind mount).  1 with what it is in why ("the root directory";
+ * "/tmp, right under..." when path is not written so), else 0. */
+int fs_system_dir(const char *path, char *why, size_t len);
+
 /* Remove path and everything below it, never following a symlink: entries
  * are opened relative to their parent with O_NOFOLLOW, and other mounts are
  * not entered.  Missing path is success.  -1 with errno on failure. */

@@ -248,6 +248,25 @@ static int check_value(struct comparison *c, struct cmp_config *k, char *why, si
 	return 0;
 }
 
+/* The run options KEY of --vary cannot go with, or needs: 0, or -1 with why. */
+static int check_options(const struct comparison *c, const struct config *cfg, char *why,
+			 size_t len)
+{
+	if (c->knob == KNOB_LOAD_NICE && cfg->load_nice)
+		return whyf(why, len, "--vary load-nice and --load-nice: give the nice values in "
+			    "--vary alone");
+	if (c->knob == KNOB_LOAD_SESSION && cfg->load_session)
+		return whyf(why, len, "--vary load-session and --load-session: --vary "
+			    "load-session=0,1 runs both");
+	if (c->knob == KNOB_AUTOGROUP && !cfg->load_session)
+		return whyf(why, len, "--vary autogroup without --load-session would measure "
+			    "nothing: the loads and the build run in contest's session, so in "
+			    "one scheduling group whether autogroup is on or off; add "
+			    "--load-session, which runs the loads in a session of their own, "
+			    "as from another terminal");
+	return 0;
+}
+
 /* What the machine must offer before any work. */
 static int check_knob(struct comparison *c, const struct config *cfg, char *why, size_t len)
 {
@@ -270,16 +289,6 @@ static int check_knob(struct comparison *c, const struct config *cfg, char *why,
 		env_bracketed(c->orig);
 		return 0;
 	}
-	case KNOB_LOAD_NICE:
-		if (cfg->load_nice)
-			return whyf(why, len, "--vary load-nice and --load-nice: give the nice "
-				    "values in --vary alone");
-		return 0;
-	case KNOB_LOAD_SESSION:
-		if (cfg->load_session)
-			return whyf(why, len, "--vary load-session and --load-session: --vary "
-				    "load-session=0,1 runs both");
-		return 0;
 	case KNOB_SCHED_EXT:
 		if (read_small(SCX "/state", state, sizeof(state)))
 			return whyf(why, len, "--vary sched_ext: this kernel has no sched_ext (%s "
@@ -292,6 +301,8 @@ static int check_knob(struct comparison *c, const struct config *cfg, char *why,
 		if (geteuid())
 			return whyf(why, len, "--vary sched_ext: loading a scheduler needs root");
 		return 0;
+	case KNOB_LOAD_NICE:	/* the loads' own: check_options() */
+	case KNOB_LOAD_SESSION:
 	case KNOB_NONE:
 		break;
 	}
@@ -318,8 +329,10 @@ static int parse_vary(struct comparison *c, const struct config *cfg, char *why,
 		whyf(why, len, "--vary wants KEY=V1,V2 with KEY one of %s, not '%s'", known, spec);
 		return 2;
 	}
+	if (check_options(c, cfg, why, len))
+		return 2;
 	if (check_knob(c, cfg, why, len))
-		return c->knob == KNOB_LOAD_NICE || c->knob == KNOB_LOAD_SESSION ? 2 : 1;
+		return 1;
 	values = xstrdup(eq + 1);
 	for (char *v = strtok_r(values, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
 		char *label = xasprintf("%s=%s", c->knob_name, v);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/probe.h"
 #include "run/progress.h"
@@ -65,6 +66,15 @@ void print_swap(const struct suite *s, FILE *f, const char *indent)
 		SWAP_PRIORITY, s->zram.id >= 0 ? "made" : "to be made");
 }
 
+/* The note on a suite whose Ratios rest on one noload: who ("LABEL's last
+ * suite had") and the rest of the note. */
+static void print_one_noload(FILE *f, const char *who)
+{
+	fprintf(f, "    note: %s one noload, on which all its Ratios rest: they move with "
+		"the machine as that one run found it; -n 3 or more gives a disturbed "
+		"noload away\n", who);
+}
+
 /* What is about to run: label, rounds, run types, workload, every load's
  * size, scratch, flush, results and the time it should take.  On stdout
  * for --dry-run, where it is the output; else on stderr. */
@@ -76,6 +86,7 @@ void print_plan(struct suite *s, FILE *f)
 	char size[32] = "?", why[2048];
 	uint64_t avail;
 	double left = progress_left();
+	int one_round;
 
 	msg_prepare();
 	if (s->cmp)
@@ -108,7 +119,12 @@ void print_plan(struct suite *s, FILE *f)
 	fprintf(f, "\n    workload: %s\n", s->wl.identity);
 	if (fs_free_bytes(s->cfg->work_dir, &avail) == 0)
 		format_size(avail, size, sizeof(size));
-	fprintf(f, "    scratch: %s (%s free), removed at the end\n", s->cfg->work_dir, size);
+	/* the run's own directory goes; the work directory only if made for it */
+	fprintf(f, "    scratch: %s (%s free), removed at the end", s->run_dir ? s->run_dir :
+		s->cfg->work_dir, size);
+	if (s->made_work_dir || (s->cfg->dry_run && access(s->cfg->work_dir, F_OK)))
+		fprintf(f, " (%s too, made for it, if left empty)", s->cfg->work_dir);
+	fputc('\n', f);
 	if (!strcmp(flush, "drop_caches"))
 		fprintf(f, "    flush: drop_caches before every run but cacherun (root)\n");
 	else
@@ -155,9 +171,19 @@ void print_plan(struct suite *s, FILE *f)
 	if (s->cfg->no_delays)
 		fprintf(f, "    delays: none (--no-delays): kernel.task_delayacct untouched, "
 			"no cgroup for the build\n");
-	if (s->one_noload && s->cfg->runs < 3)
-		fprintf(f, "    note: %s's last suite had one noload, on which all its Ratios "
-			"rest; -n 3 or more gives a disturbed noload away\n", s->label);
+	/* a campaign tests across boots, a boot's rounds averaged first */
+	one_round = s->cfg->runs == 1 && !s->cfg->auto_runs && s->cfg->cmd != CMD_CAMPAIGN;
+	if (one_round || (s->one_noload && s->cfg->runs < 3)) {
+		char who[192];
+
+		if (one_round)
+			snprintf(who, sizeof(who), "one round: this suite alone cannot test a "
+				 "difference (a test takes 2 valid runs on a side), and %s has",
+				 s->cmp ? "each configuration" : "it");
+		else
+			snprintf(who, sizeof(who), "%s's last suite had", s->label);
+		print_one_noload(f, who);
+	}
 	if (left >= 0) {
 		format_duration(left, size, sizeof(size));
 		fprintf(f, "    estimate: %s %s, from earlier runs of this workload\n",

@@ -148,6 +148,20 @@ static int check_owned(const char *dir, const char *what)
 	return -1;
 }
 
+int suite_check_work_dir(const char *dir)
+{
+	char why[PATH_MAX + 128];
+
+	if (!fs_system_dir(dir, why, sizeof(why)))
+		return 0;
+	return usage_error("refusing the work directory %s: it is %s; contest wants a "
+			   "directory of its own, where it keeps its scratch (run-PID-XXXXXX), "
+			   "its lock (contest.lock) and a failed build's log, whose files it "
+			   "flushes from the page cache (not root) and which list_load does not "
+			   "list: give --work-dir a directory deeper down (contest makes it if "
+			   "need be), such as /var/tmp/contest-work", dir, why);
+}
+
 /* The results directory must take records before an hour of work.  With
  * create 0 (--dry-run) a missing one is only checked for: can it be made? */
 static int check_results_dir(const char *dir, int create)

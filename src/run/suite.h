@@ -72,6 +72,11 @@ int suite_compare(struct config *cfg, const struct suite_hooks *cmp);
 /* `contest load NAME`: one load alone, no workload; prints its rate
  * (suite-load.c). */
 int load_main(struct config *cfg);
+/* The work directory a command line names must be one contest can make its
+ * own: not the root, a top-level directory of the system or a mount point.
+ * 0, or 2 (a bad command line) after saying why and what to give instead
+ * (suite-preflight.c). */
+int suite_check_work_dir(const char *dir);
 
 /* The loads' view of the machine and of the user's options. */
 void suite_load_env(const struct config *cfg, const char *tree, struct load_env *e);
