@@ -119,6 +119,28 @@ ran=$(grep -c ' phase=ran ' "$(dir)/journal")
 ok "fewer than the 18 boots planned ran ($ran)" test "$ran" -lt 18
 ok "the first look is printed" sh -c "cat resume-*.err | grep -q 'look 1 of 4 after block 1'"
 
+# ---- an invalid run of a measured boot: counted nowhere, named under the tables -------------
+# the build fails the third time it runs: boot 3's second round (its
+# warm-up and first round before it; burn-in boots build nothing)
+campaign p13 plan --kernel a=1.0-a --kernel b=1.0-b --boots 2 --runs-per-boot 2 \
+	--method "script:$T_DIR/reboot.sh" --settle 0 --lead-time 0 --no-probe \
+	-w "cmd:$T_DIR/run/tree" --clean-cmd true --build-cmd \
+	"n=\$(cat '$T_DIR/builds' 2>/dev/null || echo 0); echo \$((n + 1)) >'$T_DIR/builds'; [ \$n != 2 ]" \
+	noload
+ID=$(sed -n 's/^campaign //p' p13.out)
+campaign s13 start "$ID"
+campaign_until_over
+ok "a campaign with an invalid run ends done" over done
+ok_eq "its boot ran once all the same" "$(phase_of 3 ran)" 1
+ok_eq "8 runs stored" "$(grep '^run ' run/contest-results/*.results | grep -c " campaign=$ID ")" 8
+(cd run && "$CONTEST_HOOKED" report --campaign "$ID" >../rep13.out 2>&1)
+ok "the report counts 3 valid runs of a, 4 of b" \
+	sh -c "grep -q '^noload  *a  *2  *3 ' rep13.out && grep -q '^  *b  *2  *4 ' rep13.out"
+ok "and names the run left out, its boot, round and reason" \
+	grep -qx "a boot 3, noload round 2, left out: the workload failed: exit status 1" rep13.out
+campaign st13 status "$ID"
+ok "status too" grep -qx "a boot 3, noload round 2, left out: the workload failed: exit status 1" st13.out
+
 # ---- mistakes on the command line -------------------------------------------------------------
 campaign e1 plan --kernel a=1.0-a
 ok_eq "one kernel: a usage error" "$?" 2
