@@ -652,6 +652,10 @@ static int preflight(struct ctx *c, campaign_parse_fn parse)
 		    "%s)", c->p.id, phase_name(c->j[c->n - 1].phase), c->p.id);
 		return -1;
 	}
+	if (m->ready && m->ready(&c->p, why, sizeof(why))) {
+		msg("campaign %s: %s", c->p.id, why);
+		bad = 1;
+	}
 	for (size_t i = 0; i < c->p.narms; i++)
 		if (m->check(&c->p, &c->p.arms[i], why, sizeof(why))) {
 			msg("campaign %s: kernel %s: %s", c->p.id, c->p.arms[i].label, why);
