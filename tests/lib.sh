@@ -55,16 +55,18 @@ procs_in() {	# procs_in DIR: processes whose working directory is DIR or below i
 		cut -d/ -f3
 }
 
-contest_in() {	# contest_in DIR: the contest process (not one of its forks)
-		# working in DIR or below it, whatever shell or script started it
+contest_in() {	# contest_in DIR [PROGRAM]: the contest process (not one of its
+		# forks) working in DIR or below it, whatever shell or script
+		# started it; PROGRAM: its path, $CONTEST unless told
 	_in=$(procs_in "$1")
 	[ -n "$_in" ] || return 1
-	_q=$(glob_quote "$CONTEST")
+	_c=${2:-$CONTEST}
+	_q=$(glob_quote "$_c")
 	# shellcheck disable=SC2046
 	for _p in $(cd /proc && find $(printf '%s/exe ' $_in) -maxdepth 0 -lname "$_q" \
 		2>/dev/null | cut -d/ -f1); do
 		_pp=$(awk '{ print $4 }' "/proc/$_p/stat" 2>/dev/null)
-		[ "$(readlink "/proc/$_pp/exe" 2>/dev/null)" = "$CONTEST" ] && continue
+		[ "$(readlink "/proc/$_pp/exe" 2>/dev/null)" = "$_c" ] && continue
 		echo "$_p"
 		return 0
 	done

@@ -38,6 +38,14 @@ ok_eq "the first boot asked for, the boot start ran on not measured" \
 ok_eq "the script booted kernel a" "$(cat "$R/boots")" "1 a 1.0-a"
 ok "the script was given the marker on its command line" \
 	grep -q "contest.campaign=$ID/1\$" "$R/proc/cmdline"
+campaign st0 status "$ID"
+ok "status before the first boot: no kernel booted yet" \
+	sh -c "grep -qx '  a 1.0-a: not yet booted' st0.out && grep -qx '  b 1.0-b: not yet booted' st0.out"
+campaign r1 resume	# boot 1 (a, burn-in) verified, boot 2 asked for
+campaign st1 status "$ID"
+ok "status after a's first boot: a as that boot verified it (release, build id, /proc/version)" \
+	grep -qx '  a 1.0-a: release 1.0-a, build id 2e302d61, boot 1: Linux version 1.0-a #1' st1.out
+ok "and b not yet booted" grep -qx '  b 1.0-b: not yet booted' st1.out
 campaign_until_over
 ok "resumed until the end" test "$RESUMES" -gt 0
 ok_eq "every boot once, in the planned order" "$(cut -d' ' -f1,2 "$R/boots" | tr '\n' ' ')" \
@@ -69,6 +77,9 @@ campaign st status "$ID"
 ok_eq "status exits 0" "$?" 0
 ok "status: done" grep -q "^state: done" st.out
 ok "status: the boot table" grep -q "^   3       a  *ran " st.out
+ok "status: both kernels as their first boots verified them" \
+	sh -c "grep -qx '  a 1.0-a: release 1.0-a, build id 2e302d61, boot 1: Linux version 1.0-a #1' st.out &&
+	       grep -qx '  b 1.0-b: release 1.0-b, build id 2e302d62, boot 2: Linux version 1.0-b #1' st.out"
 ok "status: the tables" grep -q "^noload  *a  *2  *4 " st.out
 (cd run && "$CONTEST_HOOKED" report --campaign "$ID" >../rep.out 2>../rep.err)
 ok_eq "report --campaign exits 0" "$?" 0

@@ -119,6 +119,28 @@ ran=$(grep -c ' phase=ran ' "$(dir)/journal")
 ok "fewer than the 18 boots planned ran ($ran)" test "$ran" -lt 18
 ok "the first look is printed" sh -c "cat resume-*.err | grep -q 'look 1 of 4 after block 1'"
 
+# ---- an invalid run of a measured boot: counted nowhere, named under the tables -------------
+# the build fails the third time it runs: boot 3's second round (its
+# warm-up and first round before it; burn-in boots build nothing)
+campaign p13 plan --kernel a=1.0-a --kernel b=1.0-b --boots 2 --runs-per-boot 2 \
+	--method "script:$T_DIR/reboot.sh" --settle 0 --lead-time 0 --no-probe \
+	-w "cmd:$T_DIR/run/tree" --clean-cmd true --build-cmd \
+	"n=\$(cat '$T_DIR/builds' 2>/dev/null || echo 0); echo \$((n + 1)) >'$T_DIR/builds'; [ \$n != 2 ]" \
+	noload
+ID=$(sed -n 's/^campaign //p' p13.out)
+campaign s13 start "$ID"
+campaign_until_over
+ok "a campaign with an invalid run ends done" over done
+ok_eq "its boot ran once all the same" "$(phase_of 3 ran)" 1
+ok_eq "8 runs stored" "$(grep '^run ' run/contest-results/*.results | grep -c " campaign=$ID ")" 8
+(cd run && "$CONTEST_HOOKED" report --campaign "$ID" >../rep13.out 2>&1)
+ok "the report counts 3 valid runs of a, 4 of b" \
+	sh -c "grep -q '^noload  *a  *2  *3 ' rep13.out && grep -q '^  *b  *2  *4 ' rep13.out"
+ok "and names the run left out, its boot, round and reason" \
+	grep -qx "a boot 3, noload round 2, left out: the workload failed: exit status 1" rep13.out
+campaign st13 status "$ID"
+ok "status too" grep -qx "a boot 3, noload round 2, left out: the workload failed: exit status 1" st13.out
+
 # ---- mistakes on the command line -------------------------------------------------------------
 campaign e1 plan --kernel a=1.0-a
 ok_eq "one kernel: a usage error" "$?" 2
@@ -144,7 +166,42 @@ campaign s9 start "$ID"
 ok_eq "kexec: start exits 0" "$?" 0
 ok_eq "kexec: the boot it would do, in boot.log (the running command line but BOOT_IMAGE and an old marker)" "$(cat "$(dir)/boot.log" | sed 's/; then .*//')" \
 	"1 kexec_file_load /boot/vmlinuz-1.0-a initrd=/boot/initrd.img-1.0-a cmdline='root=/dev/vda ro quiet panic=10 contest.campaign=$ID/1'"
+ok "kexec: no kernel configuration under the root: start says it cannot tell kexec_file_load" \
+	grep -q "kexec: no configuration of the running kernel .* found (/boot/config-.*, /lib/modules/.*/config, /proc/config.gz): whether it has kexec_file_load(2)" s9.err
 campaign ab9 abort "$ID"
+
+# ---- kexec: kexec_file_load(2) in the running kernel and in every kernel ---------------------
+echo 6.1-default >"$R/proc/sys/kernel/osrelease"
+printf 'CONFIG_KEXEC=y\n# CONFIG_KEXEC_FILE is not set\n' >"$R/boot/config-6.1-default"
+campaign p12 plan --kernel a=1.0-a --kernel b=1.0-b --method kexec --settle 0 noload
+ID=$(sed -n 's/^campaign //p' p12.out)
+campaign s12 start "$ID"
+ok_eq "kexec: a running kernel without CONFIG_KEXEC_FILE: start refuses" "$?" 1
+ok "saying it has kexec_load(2) only, where it read so, and the call contest loads by" \
+	grep -q "the running kernel 6.1-default has kexec_load(2) only (CONFIG_KEXEC=y, not CONFIG_KEXEC_FILE, in /boot/config-6.1-default): contest loads the first kernel by kexec_file_load(2)" s12.err
+ok "nothing installed" service_gone
+rm "$R/boot/config-6.1-default"
+printf '# CONFIG_KEXEC is not set\n' | gzip >"$R/proc/config.gz"
+campaign s12b start "$ID"
+ok_eq "no kexec at all in /proc/config.gz: refused" "$?" 1
+ok "saying so" grep -q "the running kernel 6.1-default has no kexec (neither CONFIG_KEXEC nor CONFIG_KEXEC_FILE in /proc/config.gz)" s12b.err
+printf 'CONFIG_KEXEC=y\nCONFIG_KEXEC_FILE=y\n' | gzip >"$R/proc/config.gz"
+mkdir -p "$R/lib/modules/1.0-b"
+printf 'CONFIG_KEXEC=y\n' >"$R/lib/modules/1.0-b/config"
+campaign s12c start "$ID"
+ok_eq "a kernel of the campaign without it, which could not load the next: refused" "$?" 1
+ok "naming the kernel" \
+	grep -q "kernel b: 1.0-b has kexec_load(2) only (CONFIG_KEXEC=y, not CONFIG_KEXEC_FILE, in /lib/modules/1.0-b/config): contest loads the next kernel by kexec_file_load(2)" s12c.err
+ok "nothing installed" service_gone
+printf 'CONFIG_KEXEC_FILE=y\n' >"$R/lib/modules/1.0-b/config"
+campaign s12d start "$ID"
+ok_eq "kexec_file_load(2) in the running kernel and b, a's configuration unknown: start exits 0" "$?" 0
+ok "saying which call loads the kernels" \
+	grep -q "kexec: the running kernel 6.1-default has kexec_file_load(2) (CONFIG_KEXEC_FILE=y in /proc/config.gz): contest loads each kernel by it, not by kexec-tools" s12d.err
+ok "and where it looked for a's configuration" \
+	grep -q "kexec: kernel a: no configuration of 1.0-a found (/boot/config-1.0-a, /lib/modules/1.0-a/config)" s12d.err
+campaign ab12 abort "$ID"
+rm -rf "$R/proc/config.gz" "$R/lib/modules"
 campaign p10 plan --kernel a=1.0-a,entry=e-a --kernel b=1.0-b,entry=e-b --method grub \
 	--settle 0 noload
 ID=$(sed -n 's/^campaign //p' p10.out)

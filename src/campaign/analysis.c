@@ -9,6 +9,7 @@
  * the store and are left out here. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +32,10 @@ static size_t type_index(struct analysis *a, const char *type)
 	return a->ntypes++;
 }
 
-/* The valid runs of one boot (session, label) into the cells. */
-static void add_boot(struct analysis *a, const struct store *st, const char *session,
-		     const char *label, size_t arm)
+/* The valid runs of boot seq (session, label) into the cells; its invalid
+ * ones into the list of those left out. */
+static void add_boot(struct analysis *a, const struct store *st, uint64_t seq,
+		     const char *session, const char *label, size_t arm)
 {
 	double sum[ANALYSIS_TYPES] = { 0 }, sq[ANALYSIS_TYPES] = { 0 };
 	size_t cnt[ANALYSIS_TYPES] = { 0 };
@@ -43,8 +45,16 @@ static void add_boot(struct analysis *a, const struct store *st, const char *ses
 		size_t t;
 		double s;
 
-		if (!r->valid || strcmp(r->session, session) || strcmp(r->label, label))
+		if (strcmp(r->session, session) || strcmp(r->label, label))
 			continue;
+		if (!r->valid) {
+			a->left = xreallocarray(a->left, a->nleft + 1, sizeof(*a->left));
+			a->left[a->nleft++] = (struct left_out){ seq, arm, xstrdup(r->type),
+								 xstrdup(r->reason ? r->reason :
+									 "(no reason stored)"),
+								 r->round };
+			continue;
+		}
 		if ((t = type_index(a, r->type)) == ANALYSIS_TYPES)
 			continue;
 		s = (double)r->elapsed_ns / 1e9;
@@ -87,7 +97,7 @@ int analysis_load(const struct campaign_plan *p, const struct jline *j, size_t n
 			continue;
 		b = &p->boot[j[i].seq - 1];
 		if (!b->burnin && j[i].session[0])
-			add_boot(a, &st, j[i].session, p->arms[b->arm].label, b->arm);
+			add_boot(a, &st, j[i].seq, j[i].session, p->arms[b->arm].label, b->arm);
 	}
 	/* a boot's overhead: from asking for it to its checks done */
 	for (size_t i = 0; i < n; i++)
@@ -120,6 +130,11 @@ int analysis_load(const struct campaign_plan *p, const struct jline *j, size_t n
 
 void analysis_free(struct analysis *a)
 {
+	for (size_t i = 0; i < a->nleft; i++) {
+		free(a->left[i].type);
+		free(a->left[i].reason);
+	}
+	free(a->left);
 	for (size_t t = 0; t < a->ntypes; t++) {
 		free(a->types[t]);
 		for (size_t k = 0; k < a->narms; k++)
@@ -231,6 +246,19 @@ static void spread(const struct analysis *a, size_t t, double *within, double *b
 	*boots = nb;
 }
 
+/* What no table counts: the invalid runs of the boots counted, each with
+ * its reason, and the runs of boots cut short. */
+static void print_left(FILE *f, const struct campaign_plan *p, const struct analysis *a)
+{
+	for (size_t i = 0; i < a->nleft; i++)
+		fprintf(f, "%s boot %" PRIu64 ", %s round %d, left out: %s\n",
+			p->arms[a->left[i].arm].label, a->left[i].seq, a->left[i].type,
+			a->left[i].round, a->left[i].reason);
+	if (a->ignored)
+		fprintf(f, "%zu run%s of boots cut short and done again: left out\n", a->ignored,
+			a->ignored == 1 ? "" : "s");
+}
+
 void analysis_print(FILE *f, const struct campaign_plan *p, const struct analysis *a)
 {
 	double padj[CAMPAIGN_MAX_ARMS][ANALYSIS_TYPES];
@@ -239,7 +267,8 @@ void analysis_print(FILE *f, const struct campaign_plan *p, const struct analysi
 		"kernels against %s, Welch's t on boot means, Holm over the run types\n\n",
 		p->id, p->arms[0].label);
 	if (!a->ntypes) {
-		fprintf(f, "    (no measured boot yet)\n");
+		fprintf(f, "    (no valid run of a measured boot yet)\n");
+		print_left(f, p, a);
 		return;
 	}
 	for (size_t k = 1; k < a->narms; k++) {
@@ -315,7 +344,5 @@ void analysis_print(FILE *f, const struct campaign_plan *p, const struct analysi
 			fprintf(f, "; smallest difference %zu boots a kernel detect (power 0.8, "
 				"alpha 0.05): %.1f%%\n", nb, detect);
 	}
-	if (a->ignored)
-		fprintf(f, "%zu run%s of boots cut short and done again: left out\n", a->ignored,
-			a->ignored == 1 ? "" : "s");
+	print_left(f, p, a);
 }

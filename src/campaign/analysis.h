@@ -5,6 +5,7 @@
 #define CONTEST_CAMPAIGN_ANALYSIS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "campaign/plan.h"
@@ -20,6 +21,14 @@ struct arm_type {
 	size_t df_within;
 };
 
+/* An invalid run of a boot that counts: stored, averaged nowhere, named. */
+struct left_out {
+	uint64_t seq;		/* its boot */
+	size_t arm;
+	char *type, *reason;
+	int round;
+};
+
 struct analysis {
 	size_t ntypes;
 	char *types[ANALYSIS_TYPES];
@@ -27,6 +36,8 @@ struct analysis {
 	size_t narms;
 	double run_s, boot_s;	/* a run's cost, a boot's overhead: seconds, or 0 */
 	size_t ignored;		/* runs of boots cut short and done again */
+	struct left_out *left;	/* the invalid runs of the boots counted */
+	size_t nleft;
 };
 
 /* The runs of every boot the journal says ran (its session), from the
@@ -35,8 +46,9 @@ int analysis_load(const struct campaign_plan *p, const struct jline *j, size_t n
 		  const char *results, struct analysis *a, char *why, size_t len);
 void analysis_free(struct analysis *a);
 /* The tables: every run type, every kernel against the first; under them
- * the spread within and between boots, the best runs per boot and the
- * smallest difference the campaign could detect. */
+ * the spread within and between boots, the best runs per boot, the
+ * smallest difference the campaign could detect, and each invalid run of
+ * the boots counted, with its reason. */
 void analysis_print(FILE *f, const struct campaign_plan *p, const struct analysis *a);
 
 /* The O'Brien-Fleming boundary of look k (1-based) of looks: the two-sided

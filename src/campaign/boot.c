@@ -153,18 +153,154 @@ static int check_files(const struct arm *a, char *why, size_t len)
 	return 0;
 }
 
-static int kexec_check(const struct campaign_plan *p, const struct arm *a, char *why,
-		       size_t len)
+/* ---- kexec --------------------------------------------------------------
+ *
+ * contest loads every kernel itself, by kexec_file_load(2) (no kexec-tools:
+ * its `kexec -l` uses the older kexec_load(2) unless told -s), then boots
+ * it by `systemctl kexec`, which finds it loaded and loads nothing.  The
+ * call needs CONFIG_KEXEC_FILE: in the kernel start runs on, which loads
+ * the first kernel, and in every kernel of the campaign, which loads the
+ * next.  A kernel's configuration tells, where it can be found. */
+
+/* What a kernel configuration says of kexec. */
+struct kexec_config {
+	int file;	/* CONFIG_KEXEC_FILE=y: kexec_file_load(2) */
+	int load;	/* CONFIG_KEXEC=y: kexec_load(2) */
+	char where[256];	/* the configuration read, as the running system names it */
+};
+
+static void kconfig_parse(FILE *f, struct kexec_config *k)
+{
+	char *line = NULL;
+	size_t cap = 0;
+
+	while (getline(&line, &cap, f) > 0) {
+		if (!strcmp(line, "CONFIG_KEXEC_FILE=y\n"))
+			k->file = 1;
+		else if (!strcmp(line, "CONFIG_KEXEC=y\n"))
+			k->load = 1;
+	}
+	free(line);
+}
+
+/* The configuration at path (under the root prefix), gzip'ed (/proc/config.gz)
+ * or not, into k: 0, or -1 when there is none to read. */
+static int kconfig_read(const char *path, struct kexec_config *k)
+{
+	char *p = rooted(path), why[256];
+	const char *argv[] = { "gzip", "-dc", p, NULL };
+	int gz = strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".gz"), pfd[2], ret = -1;
+	FILE *f = NULL;
+	pid_t pid = -1;
+
+	memset(k, 0, sizeof(*k));
+	if (access(p, R_OK)) {
+		free(p);
+		return -1;
+	}
+	if (!gz) {
+		f = fopen(p, "re");
+	} else if (pipe2(pfd, O_CLOEXEC) == 0) {
+		pid = proc_spawn((char *const *)argv, NULL, pfd[1], why, sizeof(why));
+		close(pfd[1]);
+		if (pid < 0 || !(f = fdopen(pfd[0], "re")))
+			close(pfd[0]);
+	}
+	if (f) {
+		kconfig_parse(f, k);
+		fclose(f);
+		ret = 0;
+	}
+	if (pid > 0) {
+		int status;
+
+		if (proc_wait(pid, &status, NULL) || !WIFEXITED(status) || WEXITSTATUS(status))
+			ret = -1;
+	}
+	snprintf(k->where, sizeof(k->where), "%s", path);
+	free(p);
+	return ret;
+}
+
+/* The configuration of kernel release rel (NULL: not known), of the kernel
+ * at kernel (NULL: the running one): 0, or -1 when none is found, the
+ * places looked at in tried. */
+static int kconfig_of(const char *rel, const char *kernel, struct kexec_config *k,
+		      char *tried, size_t len)
+{
+	char *paths[4] = { NULL };
+	size_t n = 0, o = 0;
+	int ret = -1;
+
+	if (rel) {
+		paths[n++] = xasprintf("/boot/config-%s", rel);
+		paths[n++] = xasprintf("/lib/modules/%s/config", rel);
+	}
+	if (!kernel) {
+		paths[n++] = xstrdup("/proc/config.gz");
+	} else if (!rel) {	/* DIR/vmlinuz-SUFFIX: DIR/config-SUFFIX */
+		const char *base = strrchr(kernel, '/') + 1;
+
+		if (!strncmp(base, "vmlinuz-", 8))
+			paths[n++] = xasprintf("%.*sconfig-%s", (int)(base - kernel), kernel,
+					       base + 8);
+	}
+	tried[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (ret && kconfig_read(paths[i], k) == 0)
+			ret = 0;
+		if (o < len)
+			o += (size_t)snprintf(tried + o, len - o, "%s%s", i ? ", " : "", paths[i]);
+		free(paths[i]);
+	}
+	return ret;
+}
+
+/* Whether a kernel can load the next one: the running kernel (kernel
+ * NULL), which loads the first, or the kernel of label, release rel (NULL:
+ * unknown) at kernel.  0 (and for the running one, said how), or -1 with
+ * why. */
+static int kexec_file_check(const char *label, const char *rel, const char *kernel,
+			    char *why, size_t len)
+{
+	struct kexec_config k;
+	char who[256], tag[128] = "", tried[1024];
+
+	if (kernel) {
+		snprintf(who, sizeof(who), "%s", rel ? rel : kernel);
+		snprintf(tag, sizeof(tag), "kernel %s: ", label);
+	} else {
+		snprintf(who, sizeof(who), "the running kernel %s", rel);
+	}
+	if (kconfig_of(rel, kernel, &k, tried, sizeof(tried))) {
+		info("kexec: %sno configuration of %s found (%s): whether it has "
+		     "kexec_file_load(2) (CONFIG_KEXEC_FILE), which loads the %s kernel, %s "
+		     "will tell", tag, who, tried[0] ? tried : "no place to look for it",
+		     kernel ? "next" : "first", kernel ? "its first boot" : "the first reboot");
+		return 0;
+	}
+	if (!k.file)
+		return whyf(why, len, "%s has %s %s): contest loads the %s kernel by "
+			    "kexec_file_load(2), which needs CONFIG_KEXEC_FILE=y; use --method "
+			    "grub or sdboot", who, k.load ? "kexec_load(2) only (CONFIG_KEXEC=y, "
+			    "not CONFIG_KEXEC_FILE, in" : "no kexec (neither CONFIG_KEXEC nor "
+			    "CONFIG_KEXEC_FILE in", k.where, kernel ? "next" : "first");
+	if (!kernel)
+		info("kexec: %s has kexec_file_load(2) (CONFIG_KEXEC_FILE=y in %s): contest "
+		     "loads each kernel by it, not by kexec-tools, and boots it by %s", who,
+		     k.where, systemd_runs() ? "systemctl kexec" : "reboot(LINUX_REBOOT_CMD_KEXEC)");
+	return 0;
+}
+
+/* The machine: kexec allowed, no lockdown, kexec_file_load(2) in the
+ * running kernel. */
+static int kexec_ready(const struct campaign_plan *p, char *why, size_t len)
 {
 	char *path = rooted("/proc/sys/kernel/kexec_load_disabled");
-	char v[64] = "0", lock[256] = "";
+	char v[64] = "0", lock[256] = "", rel[128];
 	int bad;
 
 	(void)p;
-	if (check_files(a, why, len)) {
-		free(path);
-		return -1;
-	}
 	bad = read_small(path, v, sizeof(v)) == 0 && strcmp(v, "0");
 	free(path);
 	if (bad)
@@ -178,7 +314,21 @@ static int kexec_check(const struct campaign_plan *p, const struct arm *a, char 
 			    "--method grub or sdboot", lock);
 	}
 	free(path);
-	return 0;
+	path = rooted("/proc/sys/kernel/osrelease");
+	if (read_small(path, rel, sizeof(rel)))
+		snprintf(rel, sizeof(rel), "(release unknown)");
+	free(path);
+	return kexec_file_check(NULL, rel, NULL, why, len);
+}
+
+/* A kernel: its files, and kexec_file_load(2) in it for the next boot. */
+static int kexec_check(const struct campaign_plan *p, const struct arm *a, char *why,
+		       size_t len)
+{
+	(void)p;
+	if (check_files(a, why, len))
+		return -1;
+	return kexec_file_check(a->label, a->release, a->kernel, why, len);
 }
 
 static int kexec_boot(const struct boot_req *r, char *why, size_t len)
@@ -319,10 +469,10 @@ static int script_boot(const struct boot_req *r, char *why, size_t len)
 }
 
 static const struct boot_method methods[] = {
-	{ "kexec", kexec_check, kexec_boot },
-	{ "grub", oneshot_check, oneshot_boot },
-	{ "sdboot", oneshot_check, oneshot_boot },
-	{ "script:", script_check, script_boot },
+	{ "kexec", kexec_ready, kexec_check, kexec_boot },
+	{ "grub", NULL, oneshot_check, oneshot_boot },
+	{ "sdboot", NULL, oneshot_check, oneshot_boot },
+	{ "script:", NULL, script_check, script_boot },
 };
 
 const struct boot_method *boot_method(const char *method)

@@ -21,6 +21,9 @@ struct boot_req {
 
 struct boot_method {
 	const char *name;
+	/* before the first reboot: can this machine boot this way at all (NULL:
+	 * nothing to check)?  0, or -1 with why */
+	int (*ready)(const struct campaign_plan *p, char *why, size_t len);
 	/* before the first reboot: can this machine boot arm this way?  0, or -1 with why */
 	int (*check)(const struct campaign_plan *p, const struct arm *a, char *why, size_t len);
 	/* boot r->seq: 0 once asked for (the machine goes down), or -1 with why */

@@ -652,6 +652,10 @@ static int preflight(struct ctx *c, campaign_parse_fn parse)
 		    "%s)", c->p.id, phase_name(c->j[c->n - 1].phase), c->p.id);
 		return -1;
 	}
+	if (m->ready && m->ready(&c->p, why, sizeof(why))) {
+		msg("campaign %s: %s", c->p.id, why);
+		bad = 1;
+	}
 	for (size_t i = 0; i < c->p.narms; i++)
 		if (m->check(&c->p, &c->p.arms[i], why, sizeof(why))) {
 			msg("campaign %s: kernel %s: %s", c->p.id, c->p.arms[i].label, why);
@@ -717,6 +721,28 @@ static const char *state_of(const struct ctx *c, uint64_t seq, const struct jlin
 	return "planned";
 }
 
+/* Each kernel as its first boot verified it, which every later boot must
+ * match: release, build id (its first 12 hex digits) and /proc/version. */
+static void print_identities(const struct ctx *c)
+{
+	int w = 0;
+
+	for (size_t a = 0; a < c->p.narms; a++)
+		if ((int)strlen(c->p.arms[a].label) > w)
+			w = (int)strlen(c->p.arms[a].label);
+	printf("kernels, as their first boot verified them:\n");
+	for (size_t a = 0; a < c->p.narms; a++) {
+		const struct jline *v = journal_first_verified(&c->p, c->j, c->n, a);
+
+		printf("  %-*s %s: ", w, c->p.arms[a].label, c->p.arms[a].spec);
+		if (!v)
+			printf("not yet booted\n");
+		else
+			printf("release %s, build id %.12s, boot %" PRIu64 ": %s\n", v->release,
+			       v->build_id[0] ? v->build_id : "(none)", v->seq, v->version);
+	}
+}
+
 static int cmd_status(struct ctx *c)
 {
 	size_t measured, ran = journal_ran(&c->p, c->j, c->n, &measured);
@@ -734,8 +760,10 @@ static int cmd_status(struct ctx *c)
 	printf("failures:");
 	for (size_t a = 0; a < c->p.narms; a++)
 		printf(" %s %zu", c->p.arms[a].label, journal_failures(&c->p, c->j, c->n, a));
-	printf(" (a kernel stops the campaign at %" PRIu64 ")\n\n%4s %5s %-16s %-10s %s\n",
-	       c->p.retries + 1, "Boot", "Block", "Kernel", "State", "Session or note");
+	printf(" (a kernel stops the campaign at %" PRIu64 ")\n", c->p.retries + 1);
+	print_identities(c);
+	printf("\n%4s %5s %-16s %-10s %s\n", "Boot", "Block", "Kernel", "State",
+	       "Session or note");
 	for (uint64_t s = 1; s <= c->p.nboots; s++) {
 		const struct jline *at;
 		const char *st = state_of(c, s, &at);

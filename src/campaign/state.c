@@ -204,9 +204,8 @@ size_t journal_failures(const struct campaign_plan *p, const struct jline *j, si
 	return k;
 }
 
-/* The arm's first verified boot: the identity it must keep, or NULL. */
-static const struct jline *first_verified(const struct campaign_plan *p, const struct jline *j,
-					  size_t n, size_t arm)
+const struct jline *journal_first_verified(const struct campaign_plan *p, const struct jline *j,
+					   size_t n, size_t arm)
 {
 	for (size_t i = 0; i < n; i++)
 		if (j[i].phase == PH_VERIFIED && j[i].seq >= 1 && j[i].seq <= p->nboots &&
@@ -219,7 +218,7 @@ static const struct jline *first_verified(const struct campaign_plan *p, const s
 static const char *release_of(const struct campaign_plan *p, const struct jline *j, size_t n,
 			      size_t arm)
 {
-	const struct jline *v = first_verified(p, j, n, arm);
+	const struct jline *v = journal_first_verified(p, j, n, arm);
 
 	return p->arms[arm].release ? p->arms[arm].release : v ? v->release : NULL;
 }
@@ -260,7 +259,7 @@ static void verify(const struct campaign_plan *p, const struct jline *j, size_t 
 {
 	size_t arm = p->boot[seq - 1].arm;
 	const char *label = p->arms[arm].label, *want = release_of(p, j, n, arm);
-	const struct jline *first = first_verified(p, j, n, arm);
+	const struct jline *first = journal_first_verified(p, j, n, arm);
 	char marker[128], expect[128];
 
 	marker_of(f->cmdline, marker, sizeof(marker));

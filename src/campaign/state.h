@@ -69,6 +69,10 @@ size_t journal_ran(const struct campaign_plan *p, const struct jline *j, size_t 
 size_t journal_reboots(const struct jline *j, size_t n);
 size_t journal_failures(const struct campaign_plan *p, const struct jline *j, size_t n,
 			size_t arm);
+/* The line of arm's first verified boot: the identity (release, version,
+ * build id) its every boot must keep; NULL before it booted. */
+const struct jline *journal_first_verified(const struct campaign_plan *p, const struct jline *j,
+					   size_t n, size_t arm);
 /* The line that says seq ran, or NULL. */
 const struct jline *journal_ran_line(const struct jline *j, size_t n, uint64_t seq);
 
