@@ -11,12 +11,13 @@
 /* One run type's table: "TYPE:", the header and a row per row with runs of
  * it, columns right-aligned under their headers, the label column wide
  * enough for the longest label.  A significant value carries a '*' in the
- * space after it. */
+ * space after it.  Columns past tb->wrap go to a table right under it, with
+ * a header of their own. */
 void report_text_table(FILE *f, const struct report *r, size_t t, struct report_table *tb)
 {
-	int width[REPORT_MAX_COLUMNS], any[REPORT_MAX_COLUMNS] = { 0 };
-	int w = report_label_width(r);
-	size_t ncols = tb->ncols;
+	int width[REPORT_MAX_COLUMNS], any[REPORT_MAX_COLUMNS] = { 0 }, cost[REPORT_MAX_COLUMNS];
+	int w = report_table_label_width(r, tb);
+	size_t ncols = tb->ncols, start[REPORT_MAX_COLUMNS + 1], nparts;
 
 	for (size_t c = 0; c < ncols; c++) {
 		int widest = 0;
@@ -32,22 +33,35 @@ void report_text_table(FILE *f, const struct report *r, size_t t, struct report_
 		/* after a '*', keep a space before the value */
 		if (widest + (c && any[c - 1]) > width[c])
 			width[c] = widest + (c && any[c - 1]);
+		cost[c] = 1 + width[c];
 	}
-	fprintf(f, "%s:\n%-*s", r->types[t], w, "Kernel");
-	for (size_t c = 0; c < ncols; c++)
-		fprintf(f, " %*s", width[c], tb->head[c]);
-	fputc('\n', f);
-	for (size_t g = 0; g < r->nrows; g++) {
-		if (!report_cell(r, g, t)->n)
-			continue;
-		fprintf(f, "%-*s", w, r->rows[g].name);
-		for (size_t c = 0; c < ncols; c++) {
-			size_t i = g * ncols + c;
-			int star = c && tb->mark[i - 1];
+	/* a '*' after a part's last column makes its line one longer */
+	nparts = report_table_parts(tb, w, cost, any, start);
+	fprintf(f, "%s:\n", r->types[t]);
+	for (size_t p = 0; p < nparts; p++) {
+		size_t from = start[p], to = start[p + 1];
 
-			fprintf(f, "%c%*s", star ? '*' : ' ', width[c], tb->text[i]);
-		}
+		fprintf(f, "%-*s", w, "Kernel");
+		for (size_t c = from; c < to; c++)
+			fprintf(f, " %*s", width[c], tb->head[c]);
 		fputc('\n', f);
+		for (size_t g = 0; g < r->nrows; g++) {
+			char title[REPORT_TITLE_MAX];
+
+			if (!report_cell(r, g, t)->n)
+				continue;
+			fprintf(f, "%-*s", w, report_row_title(r, g, tb->mark_base, title,
+							       sizeof(title)));
+			for (size_t c = from; c < to; c++) {
+				size_t i = g * ncols + c;
+				int star = c > from && tb->mark[i - 1];
+
+				fprintf(f, "%c%*s", star ? '*' : ' ', width[c], tb->text[i]);
+			}
+			if (to > from && tb->mark[g * ncols + to - 1])
+				fputc('*', f);
+			fputc('\n', f);
+		}
 	}
 }
 
