@@ -97,8 +97,8 @@ ok "the run is invalid: killed by SIGKILL" \
 ok "the suite went on: round 2 of spin_load is valid" grep -q "spin_load round 2/2: .*, valid" killed.err
 
 "$CONTEST" report -d run/contest-results --no-latency >rep 2>err	# the rows only
-# a table's rows: LABEL [RUNS], one a line
-rows() { sed -n "/^$1:\$/,/^\$/p" rep | awk 'NR > 2 && NF { print $1, $2 }'; }
+# a table's rows: LABEL [RUNS], one a line (the baseline's "LABEL (base)")
+rows() { sed -n "/^$1:\$/,/^\$/p" rep | sed 's/ (base) / /' | awk 'NR > 2 && NF { print $1, $2 }'; }
 ok_eq "every label has its valid noload in the tables" "$(rows noload | tr '\n' ' ')" \
 	"die [1] good [1] idle [1] killed [2] run [1] setup [1] "
 ok_eq "invalid runs are left out of the tables: spin_load has good's, the starved idle's and killed's round 2" \

@@ -107,19 +107,19 @@ ok_eq "an environment record per configuration, with the id and its place" \
 	"$(grep '^env ' $ra $rb | grep " compare=$id " | grep -c ' compare_index=[01] ')" 2
 ok "it records the sched_ext state" sh -c "grep '^env ' $ra | grep -q ' sched_ext='"
 ok "it records the seed" sh -c "grep '^env ' $ra | grep -q ' compare_seed=0 '"
-ok "the summary table shows both configurations" \
-	sh -c "grep -q '^alpha  *\[2\]' two.out && grep -q '^beta  *\[2\]' two.out"
+ok "the summary table shows both configurations, the first as the baseline" \
+	sh -c "grep -q '^alpha (base)  *\[2\]' two.out && grep -q '^beta  *\[2\]' two.out"
 (cd run && "$CONTEST" report >../report.out 2>../report.err)
 ok_eq "contest report works unchanged" "$?" 0
-ok "and shows both labels" \
-	sh -c "grep -q '^alpha  *\[2\]' report.out && grep -q '^beta  *\[2\]' report.out"
+ok "and shows both labels, tested against the first configuration as compare did" \
+	sh -c "grep -q '^alpha (base)  *\[2\]' report.out && grep -q '^beta  *\[2\]' report.out"
 compare again --configs two.cfg -n 1 --seed 3 noload
 ok_eq "a second comparison exits 0" "$?" 0
 ok "it records its seed" sh -c "grep '^env ' $ra | grep -q ' compare_seed=3 '"
 (cd run && "$CONTEST" report --compare "$id" >../cmp.out 2>../cmp.err)
 ok_eq "report --compare ID exits 0" "$?" 0
 ok "it shows the first comparison's runs alone" \
-	sh -c "grep -q '^alpha  *\[2\]' cmp.out && grep -q '^beta  *\[2\]' cmp.out"
+	sh -c "grep -q '^alpha (base)  *\[2\]' cmp.out && grep -q '^beta  *\[2\]' cmp.out"
 ok "tested against its first configuration" grep -q "differs from alpha" cmp.out
 (cd run && "$CONTEST" plot --compare "$id" >../cmp.svg 2>../plot.err)
 ok_eq "plot --compare ID exits 0" "$?" 0
@@ -128,7 +128,7 @@ ok_eq "its chart has the first comparison's two bars" \
 	'data-row="alpha" data-row="beta" '
 ok "their Ratio from its runs alone" grep -q 'data-ratio=' cmp.svg
 (cd run && "$CONTEST" report >../all.out 2>&1)
-ok "plain report pools both sittings" grep -q '^alpha  *\[3\]' all.out
+ok "plain report pools both sittings" grep -q '^alpha (base)  *\[3\]' all.out
 (cd run && "$CONTEST" report --compare 1-1 >../none.out 2>../none.err)
 ok_eq "report --compare of no such id: exit 1" "$?" 1
 ok "it says so" grep -q "no comparison '1-1' in the results" none.err

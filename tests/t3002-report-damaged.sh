@@ -33,8 +33,8 @@ ok "nor is a lone word" grep -q "2.5.47.results:$((n47 + 4)): damaged record ski
 ok "the truncated run line is still a truncated record" \
 	grep -q "2.4.19.results:$((lines + 1)): damaged record skipped: truncated line" err
 ok "a directory posing as a results file is reported" grep -q "adir.results" err
-ok "2.4.19 noload keeps its other 4 runs" grep -q "^2.4.19  *\[4\]  *69.0 " out
-ok "2.4.19 other tables are intact" grep -q "^2.4.19  *\[3\]  *106.5 " out
+ok "2.4.19 noload keeps its other 4 runs" grep -q "^2.4.19 (base)  *\[4\]  *69.0 " out
+ok "2.4.19 other tables are intact" grep -q "^2.4.19 (base)  *\[3\]  *106.5 " out
 ok "2.5.47 is intact" grep -q "^2.5.47  *\[3\]  *73.5 " out
 
 # a results file whose every line is garbage only loses its own rows

@@ -8,8 +8,9 @@
 cp -r "$TOP_SRCDIR/tests/data/stats" results
 
 # ---- --stats ---------------------------------------------------------------------
-"$CONTEST" report -d results --stats base new one >out 2>err
-ok_eq "report --stats exits 0" "$?" 0
+# --wide: every column on one line (the layout of a mail's is below)
+"$CONTEST" report -d results --stats --wide base new one >out 2>err
+ok_eq "report --stats --wide exits 0" "$?" 0
 ok "nothing on stderr" test ! -s err
 ok "the --stats header" grep -qx \
 	"Kernel               \[runs\]   Time  +-sd  CPU%  Loads  LCPU%  Ratio     95% CI Change    Min    Max" out
@@ -21,17 +22,20 @@ ok "the --stats header" grep -qx \
 # (tests/data/stats-reference.py computes these, the noise CVs and the
 # Welch and Holm p-values below)
 ok "base noload: mean, sd, a noload over itself with no interval; the baseline row marked" grep -qx \
-	"base                    \[5\]   99.9   2.3    90      0      0   1.00          -   base   97.2  103.1" out
+	"base (base)             \[5\]   99.9   2.3    90      0      0   1.00          -   base   97.2  103.1" out
+ok_eq "the baseline's row first in every table" \
+	"$(grep -A1 '^Kernel ' out | grep -c '^base (base) ')" "$(grep -c '^Kernel ' out)"
 # Change: Time against base's, 112.33 / 110.8 and 202 / 152 (+32.9%,
 # starred as Time is); Min and Max: the runs' own (make-stats.py)
 ok "new process_load: the Loads starved, Time not significant (p 0.079), +1.4%" grep -qx \
 	"new                    \[10\]  112.3   2.0    60     52\*    40   1.13 1.11..1.15  +1.4%  109.9  115.5" out
 ok "new io_load: slower, the Ratio's interval, its change starred" grep -qx \
 	"new                     \[5\]  202.0\*  1.6    60     12     40   2.02 1.99..2.06 +32.9%\* 200.0  204.0" out
-ok "one run: no sd, no interval, no star (160 / 152: +5.3%)" grep -qx \
-	"one                     \[1\]  160.0     -    60     12     40   1.60          -  +5.3%  160.0  160.0" out
-ok "a note says what Change is" grep -qx \
-	"Change: mean Time against base's (+ slower, - faster); Min, Max: of the runs' Times" out
+ok "one run: no sd, no interval, no star, and no Change (160 / 152 is no test's +5.3%)" grep -qx \
+	"one                     \[1\]  160.0     -    60     12     40   1.60          -    n/a  160.0  160.0" out
+ok "a note says what Change is, and n/a" sh -c '
+	grep -qx "Change: mean Time against base'"'"'s (+ slower, - faster)" out &&
+	grep -qx "Min, Max: of the runs'"'"' Times; n/a: fewer than 2 runs on a side" out'
 # the figures themselves are unit-stats' (samples drawn that far apart are
 # found 80% of the time); here: one line per row tested, in per cent of
 # base's mean Time, named by run type, the row named as two were compared,
@@ -41,7 +45,7 @@ ok_eq "the smallest detectable change of new's Times, under the legend" \
 	"smallest detectable change, new: noload 5.2%, process_load 2.7%,
   io_load 2.7%"
 ok "and none for one, never tested (one run)" sh -c '! grep -q "^smallest detectable change, one" out'
-ok "at most 100 columns, but for the environment's differences" \
+ok "--wide: at most 100 columns, but for the environment's differences" \
 	sh -c "sed '/^Measured differently/,\$d' out | grep -q '.\{101\}'; test \$? = 1"
 ok "no tabs" sh -c "! grep -q '	' out"
 ok_eq "one legend line, right under the tables" \
@@ -52,6 +56,23 @@ ok "noise: the CV of base's noload Times (2.2913 / 99.9)" grep -qx \
 	"base                 noise: 2.3% over 5 runs" out
 ok "noise: new's (1.3509 / 99.8)" grep -qx "new                  noise: 1.4% over 5 runs" out
 ok "no noise line with one noload run" sh -c "! grep -q '^one .*noise' out"
+# for a mail: the columns past 72 in a second table under the first, a
+# header of its own, the rows in the same order
+"$CONTEST" report -d results --stats base new one >mail 2>err
+ok_eq "report --stats exits 0" "$?" 0
+ok_eq "--stats for a mail: every table in two, within 72 columns (the legend: 80)" \
+	"$(grep -c '^Kernel ' mail):$(grep -v '^\* differs' mail | grep -c '.\{73\}')" "6:0"
+ok_eq "io_load's table" "$(sed -n '/^io_load:$/,/^$/p' mail)" "io_load:
+Kernel               [runs]   Time  +-sd  CPU%  Loads  LCPU%  Ratio
+base (base)             [5]  152.0   1.6    60     12     40   1.52
+new                     [5]  202.0*  1.6    60     12     40   2.02
+one                     [1]  160.0     -    60     12     40   1.60
+Kernel                   95% CI Change    Min    Max
+base (base)          1.48..1.57   base  150.0  154.0
+new                  1.99..2.06 +32.9%* 200.0  204.0
+one                           -    n/a  160.0  160.0"
+ok_eq "the notes as with --wide" "$(sed -n '/^\* differs/,$p' mail)" \
+	"$(sed -n '/^\* differs/,$p' out)"
 # README's example of --stats is what contest prints
 "$CONTEST" report -d results --stats base new >example 2>/dev/null
 awk '/^\.\/contest report -d tests\/data\/stats --stats base new$/ { on = 1; next }
@@ -117,7 +138,7 @@ ok "--baseline new: Ratios over new's noload (152 / 99.8)" grep -q "^base  *\[5\
 ok "no --baseline: the first label named is the baseline" grep -q "^\* differs from new " out
 
 ok "the environment's differences: a control character shown as ?" \
-	grep -qx "cmdline: base absent, new ro?quiet" out
+	grep -qx "cmdline: new ro?quiet, base absent" out
 
 # ---- configurations apart ----------------------------------------------------------
 "$CONTEST" report -d results base mix >out 2>err
@@ -128,13 +149,17 @@ ok "a line says why mix has two rows" \
 ok "and which is which" grep -qx "load_session: base no, mix (1) no, mix (2) yes" out
 
 # ---- --columns ---------------------------------------------------------------------
-"$CONTEST" report -d results --columns base one >out 2>err
-ok "--columns: the system figures' headers" grep -q \
+"$CONTEST" report -d results --columns --wide base one >out 2>err
+ok "--columns --wide: the system figures' headers" grep -q \
 	"Ratio Loads/s CPU+L% Idle% IOwt% MajFlt SwpIn SwpOut CPUwt IOdly$" out
 ok "--columns: base's figures (Loads 12 over 152 s; idle 8.0, iowait 1.5, 30 faults)" grep -qx \
-	"base                    \[5\]  152.0    60     12     40   1.52    0.08    100   8.0   1.5     30     0      3     -     -" out
+	"base (base)             \[5\]  152.0    60     12     40   1.52    0.08    100   8.0   1.5     30     0      3     -     -" out
 ok "--columns: records without them show -" grep -qx \
 	"one                     \[1\]  160.0    60     12     40   1.60    0.07    100     -     -      -     -      -     -     -" out
+"$CONTEST" report -d results --columns base one >mail 2>err
+ok_eq "--columns for a mail: every table in two, within 72 columns" \
+	"$(grep -c '^Kernel ' mail):$(grep -v '^\* differs' mail | grep -c '.\{73\}')" \
+	"$((2 * $(grep -c '^Kernel ' out))):0"
 
 # ---- markdown ---------------------------------------------------------------------
 "$CONTEST" report -d results --format markdown base new >md 2>err
@@ -208,6 +233,78 @@ assert one["io_load"]["time_detectable_pct"] is None
 else
 	skip "python3 is not installed: the csv and json are not parsed"
 	skip "python3 is not installed: the csv and json are not parsed"
+fi
+
+# ---- a comparison's directory: one baseline -------------------------------------------
+# The end of contest compare tests against its first configuration (it names
+# them in their order); a report of the directory must too, not the first
+# label in sort order, or every Change flips its sign.
+if command -v python3 >/dev/null 2>&1; then
+	# cmp.py DIR ID LABEL:SECONDS...: comparison ID's records, its
+	# configurations in the order given (compare_index), 3 rounds each of
+	# noload (100 s) and process_load (SECONDS)
+	cat >cmp.py <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["TOP_SRCDIR"], "tests", "data"))
+from records import line
+d, cid = sys.argv[1:3]
+os.makedirs(d, exist_ok=True)
+for i, arg in enumerate(sys.argv[3:]):
+    label, secs = arg.split(":")
+    out = [line("env", [("label", label), ("session", cid), ("contest", "0.1.0"),
+                        ("compare", cid), ("compare_index", i),
+                        ("compare_configs", len(sys.argv) - 3)])]
+    for rnd in (1, 2, 3):
+        for typ, t in (("noload", 100), ("process_load", float(secs))):
+            ns = int((t + rnd) * 10**9)
+            out.append(line("run", [("label", label), ("session", cid), ("type", typ),
+                                    ("round", rnd), ("workload", "builtin scale=40 jobs=8"),
+                                    ("flush", "drop_caches"), ("valid", 1), ("elapsed_ns", ns),
+                                    ("user_ns", ns), ("sys_ns", 0), ("load_work", "10"),
+                                    ("load_user_ns", ns // 2), ("load_sys_ns", 0)]))
+    with open(os.path.join(d, label + ".results"), "a") as f:
+        f.writelines(out)
+PY
+	# --vary autogroup=1,0: the first configuration sorts last
+	python3 cmp.py c 1700000000-11 autogroup=1:150 autogroup=0:120 || exit 99
+	change() {	# autogroup=0's process_load Change in report FILE
+		sed -n '/^process_load:$/,/^$/p' "$1" | grep '^autogroup=0 ' | grep -o '[-+][0-9.]*%\*\?'
+	}
+	"$CONTEST" report -d c --compare 1700000000-11 --stats >cmp.out 2>err
+	ok_eq "report --compare: autogroup=0 against the first configuration (122 / 152)" \
+		"$(change cmp.out)" "-19.7%*"
+	"$CONTEST" report -d c --stats >all.out 2>err
+	ok_eq "report of the directory: exits 0" "$?" 0
+	ok "report of the directory: tested against the first configuration too" \
+		grep -qx "\* differs from autogroup=1 (Welch's t-test, Holm-adjusted p < 0.05)" all.out
+	ok_eq "the same Change, the same sign" "$(change all.out)" "-19.7%*"
+	ok_eq "the baseline's row first in every table, marked" \
+		"$(grep -A1 '^Kernel ' all.out | grep -c '^autogroup=1 (base) ')" \
+		"$(grep -c '^Kernel ' all.out)"
+	"$CONTEST" report -d c >all.out 2>err
+	ok_eq "the default table: the baseline first, marked" \
+		"$(sed -n '/^process_load:$/,/^$/p' all.out | awk 'NR > 2 && NF { print $1, $2 }')" \
+		"autogroup=1 (base)
+autogroup=0 [3]"
+	"$CONTEST" report -d c --format markdown --no-header >md 2>err
+	ok_eq "markdown: the baseline first, marked" \
+		"$(grep '^| autogroup' md | head -n 2 | cut -d'|' -f2)" \
+		" autogroup=1 (base) 
+ autogroup=0        "
+	"$CONTEST" report -d c --baseline autogroup=0 >bl.out 2>err
+	ok "--baseline still chooses" sh -c '
+		grep -q "^\* differs from autogroup=0 " bl.out &&
+		sed -n "/^noload:\$/,/^\$/p" bl.out | sed -n 3p | grep -q "^autogroup=0 (base)  "'
+	"$CONTEST" report -d c autogroup=0 autogroup=1 >named.out 2>err
+	ok "so does the first label named" grep -q "^\* differs from autogroup=0 " named.out
+	# a later comparison in the same directory, its configurations the other
+	# way round: the earliest comparison's first stays the baseline
+	python3 cmp.py c 1800000000-12 autogroup=0:120 autogroup=1:150 || exit 99
+	"$CONTEST" report -d c >two.out 2>err
+	ok "two comparisons: the earliest one's first configuration" \
+		grep -q "^\* differs from autogroup=1 " two.out
+else
+	skip "python3 is not installed: no comparison's records"
 fi
 
 # ---- bad values ----------------------------------------------------------------------

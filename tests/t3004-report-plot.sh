@@ -39,6 +39,7 @@ cells() {	# cells REPORT-ARGS...
 			name = ""
 			for (i = 1; $i !~ /^\[[0-9]+\]$/; i++)
 				name = name (i > 1 ? " " : "") $i
+			sub(/ \(base\)$/, "", name)	# the baseline row, marked
 			sub(/\*$/, "", $NF)
 			print name "|" type "|" $NF
 		}' | sort

@@ -16,7 +16,7 @@ ok_eq "report exits 0" "$?" 0
 ok "nothing on stderr" test ! -s err
 # two: io_load 134 / (3 x 100 + 3 x 120) / 6 = 1.218; pooled it would be 1.26
 ok "two sessions, noload 100 and 120 s: 134 / 110 = 1.22" \
-	grep -qx "two                     \[6\]  134.0    60     10     40   1.22" out
+	grep -qx "two (base)              \[6\]  134.0    60     10     40   1.22" out
 ok "loads run in the second session only: its noload, 144 / 120 = 1.20" \
 	grep -qx "later                   \[3\]  144.0    60     10     40   1.20" out
 ok "a session without a noload: its runs stay in Time (140.0), out of the Ratio (130 / 100)" \
@@ -24,7 +24,7 @@ ok "a session without a noload: its runs stay in Time (140.0), out of the Ratio 
 ok "and a line says so" \
 	grep -qx "gap: 3 runs of sessions without a noload left out of its Ratios" out
 ok "a noload over its own sessions' noloads is 1.00" \
-	grep -qx "two                     \[6\]  106.7    90      0      0   1.00" out
+	grep -qx "two (base)              \[6\]  106.7    90      0      0   1.00" out
 ok "the legend says which noload the Ratios divide by" grep -qx \
 	"Ratio: Times over the noload of their own session (--pool-noload pools the sessions)" out
 
@@ -32,7 +32,7 @@ ok "the legend says which noload the Ratios divide by" grep -qx \
 "$CONTEST" report -d results --pool-noload two later gap noisy >pool 2>err
 ok_eq "--pool-noload exits 0" "$?" 0
 ok "pooled: two 134 / 106.7 = 1.26" \
-	grep -qx "two                     \[6\]  134.0    60     10     40   1.26" pool
+	grep -qx "two (base)              \[6\]  134.0    60     10     40   1.26" pool
 ok "pooled: later 144 / 110 = 1.31" \
 	grep -qx "later                   \[3\]  144.0    60     10     40   1.31" pool
 ok "pooled: gap 140 / 100 = 1.40, no run left out" sh -c \
@@ -47,11 +47,11 @@ ok "one session: the same tables either way" cmp one onepool
 ok "and no Ratio line in the legend" sh -c "! grep -q '^Ratio:' one"
 
 # ---- the intervals: Fieller with the variances within the sessions ------------------
-"$CONTEST" report -d results --stats two noisy >stats 2>err
+"$CONTEST" report -d results --stats --wide two noisy >stats 2>err
 # make-sessions.py --check: two 1.218182 in [1.197573, 1.238791] (df 4),
 # noisy 1.289373 in [1.265231, 1.313838] (df 9.2)
 ok "--stats: two's interval (the noloads do not vary within a session)" \
-	grep -q "^two                     \[6\]  134.0  13.3    60     10     40   1.22 1.20..1.24 " stats
+	grep -q "^two (base)              \[6\]  134.0  13.3    60     10     40   1.22 1.20..1.24 " stats
 ok "--stats: noisy's interval" \
 	grep -q "^noisy                   \[7\]  143.9  11.3    60     10     40   1.29 1.27..1.31 " stats
 "$CONTEST" report -d results --format csv two noisy gap >csv 2>err

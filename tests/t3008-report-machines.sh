@@ -49,9 +49,9 @@ python3 mk.py c alpha "AMD EPYC 7763 64-Core Processor" 0 6.1:90:99 || exit 99
 "$CONTEST" report -d a -d b >out 2>err
 ok_eq "report -d a -d b exits 0" "$?" 0
 ok "nothing on stderr" test ! -s err
-ok "6.1 from two machines: two rows, named by hostname (120 / 100 and 100 / 80)" sh -c \
-	'grep -qx "6.1@alpha               \[3\]  120.0    90     20     40   1.20" out &&
-	 grep -qx "6.1@beta                \[3\]  100.0    90     20     40   1.25" out'
+ok "6.1 from two machines: two rows, named by hostname (120 / 100 and 100 / 80), the base" sh -c \
+	'grep -qx "6.1@alpha (base)        \[3\]  120.0    90     20     40   1.20" out &&
+	 grep -qx "6.1@beta (base)         \[3\]  100.0    90     20     40   1.25" out'
 ok "a label from one machine keeps its name" grep -q '^6\.2  ' out
 ok "a line says why 6.1 has two rows" \
 	grep -qx "6.1@alpha and 6.1@beta: 6.1 measured on 2 machines, shown apart" out
@@ -66,7 +66,7 @@ ok "each machine's 6.1 tested against the same machine's runs: no test of 6.1 on
 	sh -c '! grep -q "^6\.1.*\*" out'
 "$CONTEST" report -d a >a.out 2>&1
 ok "one directory: one row of 6.1, as before" sh -c \
-	'grep -q "^6\.1  " a.out && ! grep -q "@" a.out'
+	'grep -q "^6\.1 (base)  " a.out && ! grep -q "@" a.out'
 
 # ---- the same hostname, another CPU: numbered, and the CPU listed ---------------
 "$CONTEST" report -d a -d c 6.1 >ac 2>err

@@ -305,7 +305,8 @@ ok "a note says so" grep -q 'A (1), A (2) and A (3): A measured in 3 configurati
 ok "the differences name each row's probe profile" \
 	grep -q '^probe: A (1) light, A (2) none, A (3) full, B light$' main
 ok_eq "the noload rows: A (1) [2] runs, A (2) and A (3) [1] each" \
-	"$(awk '/^noload:/ { on = 1 } on && /^A \([123]\)/ { printf "%s %s ", $2, $3 } /^$/ { on = 0 }' main)" \
+	"$(awk '/^noload:/ { on = 1 } on && /^A \([123]\)/ { sub(/ \(base\)/, ""); printf "%s %s ", $2, $3 }
+		/^$/ { on = 0 }' main)" \
 	"(1) [2] (2) [1] (3) [1] "
 # the noload table's line, wrapped for a mail (a row's figures never cut)
 awk '/^Latency p99/ { on = 1; print; next } on && /^  / { print; next } { if (on) exit }' main >line

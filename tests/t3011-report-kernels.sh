@@ -54,7 +54,7 @@ python3 mk.py r other 6.8.0 "$v1" 100 130 s6 || exit 99
 ok_eq "report exits 0" "$?" 0
 ok "nothing on stderr" test ! -s err
 ok "one release, two builds: two rows, named by release and build (150 / 100, 120 / 100)" \
-	sh -c 'grep -q "^6\.8\.0@6\.8\.0#1  *\[3\]  150\.0 .*1\.50$" out &&
+	sh -c 'grep -q "^6\.8\.0@6\.8\.0#1 (base)  *\[3\]  150\.0 .*1\.50$" out &&
 	       grep -q "^6\.8\.0@6\.8\.0#2  *\[3\]  120\.0\* .*1\.20$" out'
 ok "no averaged row (135.0)" sh -c '! grep -q "135\.0" out && ! grep -q "^6\.8\.0  " out'
 ok "two releases: named by release (99 / 90, 120 / 80)" \
@@ -67,7 +67,7 @@ ok "and which kernel each is, in full" sh -c "grep -qx '6.8.0@6.8.0#1: kernel 6.
 ok "one kernel in two sessions: one row (110 and 130)" grep -q "^other  *\[6\]  120\.0\* " out
 ok "the two builds are tested against each other: the first is the reference" \
 	grep -qx "\* differs from 6.8.0@6.8.0#1 (Welch's t-test, Holm-adjusted p < 0.05)" out
-"$CONTEST" report -d r --stats "6.8.0@6.8.0#2" "6.8.0@6.8.0#1" >st 2>err
+"$CONTEST" report -d r --stats --wide "6.8.0@6.8.0#2" "6.8.0@6.8.0#1" >st 2>err
 ok "--stats ROW ROW: the first named is the base, the other 25% slower" sh -c \
 	'grep -q "^6\.8\.0@6\.8\.0#2 .* base " st && grep -q "^6\.8\.0@6\.8\.0#1  *\[3\]  150\.0\* .* +25\.0%\* " st'
 "$CONTEST" report -d r --baseline "6.8.0@6.8.0#2" "6.8.0" >bl 2>err

@@ -111,4 +111,80 @@ ok "a long value wraps within 72 columns" sh -c \
 ok "its further lines under its first" sh -c '
 	grep -q "^  w1  opt1=x opt2=x" out && grep -q "^      opt[0-9]*=x" out'
 
+# ---- every table for a mail within 72 columns --------------------------------------
+# many.py DIR LABEL SLOW: one session, three rounds of every run type, the
+# compile SLOW times as long and its loads' work as much shorter; Loads up to
+# six digits
+cat >many.py <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["TOP_SRCDIR"], "tests", "data"))
+from records import line
+d, label, slow = sys.argv[1], sys.argv[2], float(sys.argv[3])
+os.makedirs(d, exist_ok=True)
+sess = "s-" + label
+out = ["# contest results, format 1: one record a line\n",
+       line("env", [("label", label), ("session", sess), ("contest", "0.1.0"),
+                    ("kernel", "6.12.0"), ("hostname", "alpha"),
+                    ("cpu_model", "AMD EPYC 7763 64-Core Processor"), ("ncpus", "2"),
+                    ("mem_total", 8 << 30), ("swap_total", 0), ("swap", "none"),
+                    ("work_fs", "ext4"), ("work_dev", "nvme0n1"), ("io_scheduler", "none"),
+                    ("jobs", "8"), ("flush", "drop_caches")])]
+types = (("noload", 100, 0), ("cacherun", 95, 0), ("process_load", 150, 123456),
+         ("ctar_load", 160, 3.5), ("xtar_load", 170, 2), ("io_load", 400, 36),
+         ("read_load", 130, 14), ("list_load", 110, 1.2), ("mem_load", 180, 35))
+for rnd in (1, 2, 3):
+    for typ, secs, work in types:
+        ns = int((secs * slow + rnd * 0.7) * 10**9)
+        out.append(line("run", [("label", label), ("session", sess), ("type", typ),
+                                ("round", rnd), ("workload", "builtin scale=40 jobs=8"),
+                                ("flush", "drop_caches"), ("valid", 1), ("elapsed_ns", ns),
+                                ("user_ns", ns * 9 // 10), ("sys_ns", 0),
+                                ("load_work", "%.1f" % (work / slow)),
+                                ("load_user_ns", ns * 4 // 10), ("load_sys_ns", 0)]))
+with open(os.path.join(d, label + ".results"), "w") as f:
+    f.writelines(out)
+PY
+# two labels of 20 characters, one of 30
+python3 many.py wide 6.12.0-eevdf-tuned-a 1.0 &&
+python3 many.py wide 6.12.0-eevdf-tuned-b 1.3 &&
+python3 many.py wide 6.12.0-rc3-sched-ext-lavd-test 1.1 || exit 99
+widest() { awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$@"; }
+for opts in "" "--header" "--stats" "--stats --header"; do
+	"$CONTEST" report -d wide $opts >out 2>err
+	ok_eq "text${opts:+ $opts}: exits 0, nothing on stderr" "$?:$(cat err)" "0:"
+	# the legend's line may run to 80 (t3001: notes at most 80)
+	grep -v '^\* differs from ' out >but-legend
+	ok "text${opts:+ $opts}: every line within 72 columns ($(widest but-legend))" \
+		test "$(widest but-legend)" -le 72
+	ok "text${opts:+ $opts}: the legend within 80 ($(widest out))" test "$(widest out)" -le 80
+	ok_eq "text${opts:+ $opts}: nine tables" "$(grep -c '^[a-z_]*:$' out)" 9
+	"$CONTEST" report -d wide --format markdown $opts >md 2>err
+	ok_eq "markdown${opts:+ $opts}: exits 0" "$?" 0
+	grep '^|' md >md-tables
+	ok "markdown${opts:+ $opts}: every table line within 72 columns ($(widest md-tables))" \
+		test "$(widest md-tables)" -le 72
+	ok "markdown${opts:+ $opts}: the header's lines too" sh -c \
+		"sed -n '1,/^\*\*/p' md | grep -q '.\{73\}'; test \$? = 1"
+done
+"$CONTEST" report -d wide --stats >out 2>err
+sed -n '/^process_load:$/,/^$/p' out >pl
+ok_eq "--stats: the spread's columns in a table under the 2002 one, with a header" \
+	"$(grep -c '^Kernel ' pl):$(tail -n 5 pl | grep -c '^Kernel .* Change  *Min  *Max$')" "2:1"
+ok_eq "--stats: every row in both" "$(grep -c '^6\.12\.0-' pl)" 6
+ok "--stats: the baseline first in both, marked" sh -c '
+	test "$(grep -A1 "^Kernel " pl | grep -c "^6\.12\.0-eevdf-tuned-a (base) ")" = 2'
+ok "--stats: a starred Change keeps its star" grep -q '^6\.12\.0-eevdf-tuned-b .*%\*' pl
+"$CONTEST" report -d wide --stats --wide >out 2>err
+ok_eq "--stats --wide: exits 0" "$?" 0
+sed -n '/^process_load:$/,/^$/p' out >pl
+ok_eq "--stats --wide: one table" "$(grep -c '^Kernel ' pl)" 1
+ok "--stats --wide: as wide as its columns ($(widest pl))" test "$(widest pl)" -gt 72
+"$CONTEST" report -d wide --columns >out 2>err
+grep -v '^\* differs from ' out >but-legend
+ok "--columns: within 72 columns too ($(widest but-legend))" test "$(widest but-legend)" -le 72
+
+# ---- --delays and --latency within 72 columns -------------------------------------
+# (delays.c, latency.c: their width checks go here, on records with the
+# delays' and the probe's figures)
+
 done_testing

@@ -59,13 +59,13 @@ under() { sed -n "/^$1:\$/,/^[a-z_]*:\$/p" out | sed '1d;$d'; }
 under noload >noload.t
 under process_load >process.t
 under io_load >io.t
-ok "noload: a's row counts its 2 valid runs" grep -q '^a  *\[2\] ' noload.t
+ok "noload: a's row counts its 2 valid runs" grep -q '^a (base)  *\[2\] ' noload.t
 ok "noload: the invalid run named under the table, with its reason" \
 	grep -qx "a round 3 left out: the workload failed: exited with 2" noload.t
 ok "process_load: the run of a load that died, under its table" \
 	grep -qx "a round 3 left out: $died" process.t
 ok "process_load: the starved run is in the row, Loads 0 and 5 give 2.5" \
-	grep -q '^a  *\[2\]  *20\.5  *90  *2\.5 ' process.t
+	grep -q '^a (base)  *\[2\]  *20\.5  *90  *2\.5 ' process.t
 ok "process_load: what its load met, under the table" grep -qx "a round 1: $starved" process.t
 ok "io_load: a's three invalid runs on one line, though a has no row here" \
 	grep -qx "a rounds 1, 2, 3 left out: $full" io.t

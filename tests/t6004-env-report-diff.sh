@@ -110,7 +110,7 @@ run -k b -j 1
 run -k c -j 2 --load-nice 5
 "$CONTEST" report -d res a b >rep 2>err
 ok_eq "report a b exits 0" "$?" 0
-ok "the tables come first" grep -q "^a  *\[1\] " rep
+ok "the tables come first" grep -q "^a (base)  *\[1\] " rep
 sed -n '/^Measured differently (besides the kernel):$/,$p' rep >diffs
 ok_eq "under them, one line: the -j each label ran with" "$(cat diffs)" \
 	"Measured differently (besides the kernel):
@@ -180,8 +180,8 @@ ok_eq "its io_load run records the file size it was given" \
 	"$(grep '^run .* type=io_load ' res3/large.results | grep -c ' valid=1 .* load\.file_size=2097152 ')" 1
 ok "its noload run records no load size" sh -c "! grep '^run .* type=noload ' res3/large.results | grep -q ' load\.'"
 "$CONTEST" report -d res3 small large >rep3 2>err
-ok_eq "report lists the load-size difference, and nothing else" \
+ok_eq "report lists the load-size difference, and nothing else (small, named first, the baseline first)" \
 	"$(sed -n '/^Measured differently/,$p' rep3)" "Measured differently (besides the kernel):
-io_load file_size: large 2.0 MiB, small 1.0 MiB"
+io_load file_size: small 1.0 MiB, large 2.0 MiB"
 
 done_testing

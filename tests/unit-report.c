@@ -107,10 +107,11 @@ static void test_layout(void)
 	is_str(t,
 	       "process_load:\n"
 	       "Kernel               [runs]   Time  CPU%  Loads  LCPU%  Ratio\n"
-	       "2.4.18                  [3]  109.5    57    119     44   1.53\n"
+	       "2.4.18 (base)           [3]  109.5    57    119     44   1.53\n"
 	       "2.5.47-mm1              [5]   83.0    83     21     20   1.16\n"
 	       "no-noload               [1]   12.3   190    0.4     12      -\n",
-	       "the 2002 layout: label, [runs], Time .1, CPU%%, Loads, LCPU%%, Ratio .2, '-' without noload");
+	       "the 2002 layout: label, [runs], Time .1, CPU%%, Loads, LCPU%%, Ratio .2, '-' without noload; "
+	       "the baseline (first in sort order) marked");
 	ok(!strchr(out, '\t'), "no tabs");
 	free(t);
 	free(out);
@@ -172,7 +173,7 @@ static void test_cells(void)
 	is_str(out,
 	       "noload:\n"
 	       "Kernel               [runs]   Time  CPU%  Loads  LCPU%  Ratio\n"
-	       "a                       [1]   40.0    95      0      0   1.00\n"
+	       "a (base)                [1]   40.0    95      0      0   1.00\n"
 	       "b                       [2]  105.0    95      0      0   1.00\n"
 	       "\n"
 	       "cacherun:\n"
@@ -181,7 +182,7 @@ static void test_cells(void)
 	       "\n"
 	       "process_load:\n"
 	       "Kernel               [runs]   Time  CPU%  Loads  LCPU%  Ratio\n"
-	       "a                       [1]   80.0    50     10     10   2.00\n"
+	       "a (base)                [1]   80.0    50     10     10   2.00\n"
 	       "b                       [2]  160.0    65     25     35   1.52\n"
 	       "\n"
 	       "b round 1 left out: no reason recorded\n"
@@ -276,22 +277,27 @@ static void test_significance(void)
 	out = report_with(&st, &o, &rc);
 	t = table_of(out, "noload");
 	is_str(t, "noload:\n"
-		  "Kernel               [runs]   Time  +-sd  CPU%  Loads  LCPU%  Ratio     95% CI Change    Min    Max\n"
-		  "a                       [5]   99.9   2.3    90      0      0   1.00          -   base   97.2  103.1\n"
-		  "b                       [5]   99.8   1.4    90      0      0   1.00          -  -0.1%   98.0  101.5\n",
+		  "Kernel               [runs]   Time  +-sd  CPU%  Loads  LCPU%  Ratio\n"
+		  "a (base)                [5]   99.9   2.3    90      0      0   1.00\n"
+		  "b                       [5]   99.8   1.4    90      0      0   1.00\n"
+		  "Kernel                   95% CI Change    Min    Max\n"
+		  "a (base)                      -   base   97.2  103.1\n"
+		  "b                             -  -0.1%   98.0  101.5\n",
 		  "--stats: Time's sd beside it (Python: 2.29, 1.35), a noload over itself has no interval; "
-		  "b's change (99.8 / 99.9), the runs' range");
+		  "b's change (99.8 / 99.9), the runs' range; past 72 columns, in a second table");
 	free(t);
 	t = table_of(out, "process_load");
-	ok(strstr(t, "\nb                       [5]  202.0*  1.6    60     52*    40   2.02 1.99..2.06 +32.9%* 200.0  204.0\n") != NULL,
+	ok(strstr(t, "\nb                       [5]  202.0*  1.6    60     52*    40   2.02\n") &&
+	   strstr(t, "\nb                    1.99..2.06 +32.9%* 200.0  204.0\n"),
 	   "--stats: the Ratio's Fieller interval, stars kept; 202 / 152 is +32.9%%, starred");
+	ok(widest(out) <= 72, "--stats: within 72 columns (%zu)", widest(out));
 	free(t);
 	free(out);
 
 	o = (struct report_opts){ .stats = 1, .columns = 1, .format = REPORT_MARKDOWN };
 	out = report_with(&st, &o, &rc);
-	ok(strstr(out, "**process\\_load:**\n\n| Kernel               | [runs] |    Time |") &&
-	   strstr(out, "\n|:---------------------|-------:|") &&
+	ok(strstr(out, "**process\\_load:**\n\n| Kernel   | [runs] |    Time |") &&
+	   strstr(out, "\n|:---------|-------:|") &&
 	   strstr(out, "| 202.0\\* |") && strstr(out, "\n- \\* differs from a"),
 	   "markdown: escaped, aligned, stars escaped, notes as a list");
 	ok(strstr(out, "Loads/s") && strstr(out, "|    0.26 |"), "--columns: Loads/s = 52 / 202 = 0.26");
@@ -301,7 +307,7 @@ static void test_significance(void)
 
 /* The legend of a partly tested report stays within 80 columns for a
  * 20-character baseline (first in sort order): the reason goes on a line of
- * its own. */
+ * its own; the tables within a mail's 72. */
 static void test_legend_width(void)
 {
 	static const char base[] = "linux-6.1-eevdf-base";	/* 20 characters */
@@ -324,6 +330,57 @@ static void test_legend_width(void)
 			"Holm-adjusted p < 0.05)\n"
 			"No test where: fewer than 2 valid runs on a side\n") != NULL,
 	   "the star's meaning, then why y was not tested, on two lines");
+	char *t = table_of(out, "noload");
+
+	ok(widest(t) <= 72, "the table within 72 columns (%zu)", widest(t));
+	free(t);
+	free(out);
+	free_runs(runs, n);
+}
+
+/* A table wider than a mail goes on in a table under it, the label column
+ * repeated; a '*' after a part's last column stays, at its line's end. */
+static void test_parts(void)
+{
+	struct report_table tb = { .ncols = 3, .wrap = 20 };
+	int cost[] = { 5, 5, 5 }, tail[] = { 0, 1, 0 };
+	size_t start[REPORT_MAX_COLUMNS + 1];
+
+	ok(report_table_parts(&tb, 10, cost, tail, start) == 2 && start[0] == 0 &&
+	   start[1] == 1 && start[2] == 3, "10 + 5 + 5 and a '*' pass 20: a part from column 1");
+	ok(report_table_parts(&tb, 10, cost, NULL, start) == 2 && start[1] == 2 && start[2] == 3,
+	   "no '*': 10 + 5 + 5 fits 20, the third column goes on");
+	tb.wrap = 0;
+	ok(report_table_parts(&tb, 10, cost, tail, start) == 1 && start[1] == 3,
+	   "no width: one table");
+
+	/* b's name of 53 characters: [runs] and Time fit beside it, +-sd not */
+	static const double na[] = { 97.2, 103.1, 99.8, 101.0, 98.4 };
+	static const char lb[] = "b-with-a-name-of-fifty-three-characters-for-the-tests";
+	struct run runs[20];
+	size_t n = 0;
+
+	for (int i = 0; i < 5; i++) {
+		runs[n++] = mk("a", "noload", na[i], 90, 0, 0, 1);
+		runs[n++] = mk(lb, "noload", na[i], 90, 0, 0, 1);
+		runs[n++] = mk("a", "process_load", 150 + i, 60, 100 + i, 40, 1);
+		runs[n++] = mk(lb, "process_load", 200 + i, 60, 50 + i, 40, 1);
+	}
+	struct store st = { .runs = runs, .nruns = n };
+	struct report_opts o = { .stats = 1 };
+	int rc;
+	char *out = report_with(&st, &o, &rc), *t = table_of(out, "process_load");
+
+	ok(rc == 0 && strlen(lb) == 53 && strstr(t, "    [5]  202.0*\nKernel "),
+	   "a starred Time last in its part: the '*' at its line's end, the next part under it");
+	ok(widest(t) <= 72, "within 72 columns (%zu)", widest(t));
+	free(t);
+	free(out);
+	o.wide = 1;
+	out = report_with(&st, &o, &rc);
+	t = table_of(out, "process_load");
+	ok(rc == 0 && !strstr(t, "*\n") && widest(t) > 72, "--wide: one line a row (%zu)", widest(t));
+	free(t);
 	free(out);
 	free_runs(runs, n);
 }
@@ -448,6 +505,7 @@ int main(void)
 	test_cells();
 	test_significance();
 	test_legend_width();
+	test_parts();
 	test_escaping();
 	return tap_done();
 }

@@ -36,6 +36,7 @@ enum {
 	OPT_HEADER, OPT_NO_HEADER, OPT_KERNEL, OPT_METHOD, OPT_BOOTS, OPT_UNTIL,
 	OPT_RUNS_PER_BOOT, OPT_SETTLE, OPT_CAMPAIGN, OPT_TYPE, OPT_COUNT, OPT_NO_PROBE, OPT_NO_LATENCY, OPT_NO_DELAYS,
 	OPT_MERGE,
+	OPT_WIDE,
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT | CMD_MERGE | CMD_COMPARE | \
@@ -172,6 +173,9 @@ static const struct opt {
 	{ OPT_COLUMNS, "columns", NULL, CMD_REPORT,
 	  "add Loads/s, CPU+L%, idle%, iowait%, faults, swap-ins, swap-outs, CPU and I/O waits",
 	  SET(FLAG, columns) },
+	{ OPT_WIDE, "wide", NULL, CMD_REPORT,
+	  "tables on one line however wide, not wrapped at a mail's 72 columns",
+	  SET(FLAG, wide) },
 	{ OPT_TYPE, "type", "TYPE,...", CMD_REPORT | CMD_PLOT,
 	  "only these run types (see 'contest list'), e.g. process_load,io_load",
 	  OWN },

@@ -30,7 +30,8 @@ static struct report_opts report_opts_of(const struct config *cfg)
 	struct report_opts o = {
 		.baseline = cfg->baseline, .pool_noload = cfg->pool_noload,
 		.labels = cfg->args, .nlabels = (size_t)cfg->nargs,
-		.stats = cfg->stats, .columns = cfg->columns, .alpha = cfg->alpha,
+		.stats = cfg->stats, .columns = cfg->columns, .wide = cfg->wide,
+		.alpha = cfg->alpha,
 		.latency = cfg->latency, .no_latency = cfg->no_latency, .delays = cfg->delays,
 		.header = cfg->header,
 		.types = cfg->types,

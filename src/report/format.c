@@ -268,20 +268,28 @@ void csv_test(FILE *f, const struct sigtest *t)
 
 /* ---- markdown ------------------------------------------------------------ */
 
+/* The characters markdown text escapes: | and markup. */
+#define MD_ESCAPED "\\|*_`<["
+
 /* Text in markdown (a label or type in a table, a note): | and markup
  * escaped, padded to width. */
 void md_text(FILE *f, const char *s, int width)
 {
+	for (const char *p = s; *p; p++) {
+		if (strchr(MD_ESCAPED, *p))
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	fprintf(f, "%*s", width > md_width(s) ? width - md_width(s) : 0, "");
+}
+
+int md_width(const char *s)
+{
 	int n = 0;
 
-	for (; *s; s++, n++) {
-		if (strchr("\\|*_`<[", *s)) {
-			fputc('\\', f);
-			n++;
-		}
-		fputc(*s, f);
-	}
-	fprintf(f, "%*s", width > n ? width - n : 0, "");
+	for (; *s; s++)
+		n += 1 + (strchr(MD_ESCAPED, *s) != NULL);
+	return n;
 }
 
 void md_dashes(FILE *f, int n)
@@ -336,12 +344,55 @@ void keyvalue_test(FILE *f, const struct keyvalue_key *k, const char *metric,
 
 int report_label_width(const struct report *r)
 {
-	int w = LABEL_WIDTH;
+	return report_title_width(r, 0, LABEL_WIDTH);
+}
 
-	for (size_t i = 0; i < r->nrows; i++)
-		if ((int)strlen(r->rows[i].name) > w)
-			w = (int)strlen(r->rows[i].name);
+const char *report_row_title(const struct report *r, size_t g, int mark, char *buf, size_t len)
+{
+	if (!mark || !r->compared || !r->rows[g].reference)
+		return r->rows[g].name;
+	snprintf(buf, len, "%s (base)", r->rows[g].name);
+	return buf;
+}
+
+int report_title_width(const struct report *r, int mark, int least)
+{
+	int w = least;
+
+	for (size_t g = 0; g < r->nrows; g++) {
+		char buf[REPORT_TITLE_MAX];
+		int n = (int)strlen(report_row_title(r, g, mark, buf, sizeof(buf)));
+
+		if (n > w)
+			w = n;
+	}
 	return w;
+}
+
+int report_table_label_width(const struct report *r, const struct report_table *tb)
+{
+	return report_title_width(r, tb->mark_base, tb->label_least ? tb->label_least : LABEL_WIDTH);
+}
+
+size_t report_table_parts(const struct report_table *tb, int lead, const int *cost,
+			  const int *tail, size_t *start)
+{
+	size_t n = 0;
+	int used = 0;
+
+	for (size_t c = 0; c < tb->ncols; c++) {
+		int end = tail ? tail[c] : 0;
+
+		if (!c || (tb->wrap && used + cost[c] + end > tb->wrap)) {
+			start[n++] = c;
+			used = lead;
+		}
+		used += cost[c];
+	}
+	if (!n)		/* no column: the labels alone */
+		start[n++] = 0;
+	start[n] = tb->ncols;
+	return n;
 }
 
 void report_note(struct report_out *o, const char *fmt, ...)
@@ -431,6 +482,42 @@ static void legend_vput(FILE *f, int markdown, int wrap, const char *fmt, va_lis
 		fprintf(f, "%s\n", line);
 	}
 	free(line);
+}
+
+int report_note_fits(const struct report_out *o, size_t n)
+{
+	return !o->width || n <= (size_t)o->width;
+}
+
+void report_note_wrap(struct report_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *text, *line = NULL;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " ");
+
+		if (!line) {
+			line = xasprintf("%.*s", (int)len, p);
+		} else if (report_note_fits(o, strlen(line) + 1 + len)) {
+			char *more = xasprintf("%s %.*s", line, (int)len, p);
+
+			free(line);
+			line = more;
+		} else {
+			report_note(o, "%s", line);
+			free(line);
+			line = xasprintf("  %.*s", (int)len, p);
+		}
+		p += len;
+	}
+	if (line)
+		report_note(o, "%s", line);
+	free(line);
+	free(text);
 }
 
 void report_legend_line(FILE *f, int markdown, const char *fmt, ...)

@@ -65,9 +65,11 @@ void json_open(FILE *f, const char *schema, const struct report *r);
 void csv_str(FILE *f, const char *s, int first);
 void csv_num(FILE *f, double v);
 void csv_test(FILE *f, const struct sigtest *t);
-/* Markdown text, escaped, padded to width; n dashes. */
+/* Markdown text, escaped, padded to width; n dashes; how wide s is
+ * escaped. */
 void md_text(FILE *f, const char *s, int width);
 void md_dashes(FILE *f, int n);
+int md_width(const char *s);
 /* keyvalue: a number as its lines write it (no exponent); a row's name
  * made fit for a key (allocated). */
 void report_put_fixed(FILE *f, double v);
@@ -95,6 +97,11 @@ void keyvalue_test(FILE *f, const struct keyvalue_key *k, const char *metric,
 
 /* The width of the label column: the longest row name, 20 at least. */
 int report_label_width(const struct report *r);
+/* Row g's name as a table prints it: with mark, the test base's own row,
+ * where other rows were tested against it, as "NAME (base)" (in buf, else
+ * the name itself).  The widest of the rows' such names, least at least. */
+const char *report_row_title(const struct report *r, size_t g, int mark, char *buf, size_t len);
+int report_title_width(const struct report *r, int mark, int least);
 
 /* The width of a mail (text tables and notes). */
 #define REPORT_MAIL_WIDTH 72
@@ -126,6 +133,12 @@ struct report_out {
 /* One note under the tables, as the format writes it; the first is set off
  * by a blank line. */
 void report_note(struct report_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, wrapped at the words to o->width (none: one line), its
+ * further lines indented by two spaces. */
+void report_note_wrap(struct report_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Whether a note n characters long fits o's lines. */
+int report_note_fits(const struct report_out *o, size_t n);
 /* One line of a legend: as it is, or (markdown) a list item, escaped. */
 void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -151,6 +164,8 @@ void report_legend_wrap(FILE *f, int markdown, const char *fmt, ...)
 /* at least the most pick_columns() picks: 11 with --stats, 9 more with --columns */
 #define REPORT_MAX_COLUMNS 24
 #define REPORT_CELL_TEXT 48
+/* room for a row's name as a table prints it (report_row_title) */
+#define REPORT_TITLE_MAX 256
 
 /* One run type's table: the columns' headers and least widths (the header's
  * at least), the text of every cell ("" where the row has no runs of the
@@ -161,7 +176,24 @@ struct report_table {
 	int width[REPORT_MAX_COLUMNS];
 	char (*text)[REPORT_CELL_TEXT];
 	char *mark;
+	/* Left 0, a table is printed as it has always been: */
+	int wrap;               /* the widest line: the columns past it go to a table
+	                         * right under it, the label column repeated; 0: one
+	                         * table however wide */
+	int mark_base;          /* the test base's row "NAME (base)" (report_row_title) */
+	int label_least;        /* the label column's least width; 0: 20 */
 };
+
+/* Where a table wraps at tb->wrap: the first column of each of its parts
+ * in start[] (REPORT_MAX_COLUMNS + 1 of them; start[n] = ncols), the count
+ * n returned.  A line is lead wide, then cost[c] for each column, and
+ * tail[c] more where c is its last (NULL: none); a column too wide for a
+ * line of its own still has one. */
+size_t report_table_parts(const struct report_table *tb, int lead, const int *cost,
+			  const int *tail, size_t *start);
+/* The label column's width: the widest row's name (marked as tb says),
+ * tb->label_least at least. */
+int report_table_label_width(const struct report *r, const struct report_table *tb);
 
 /* Notes on what a reader would notice in the runs (checks.c): a
  * load's Ratio below 0.9, a noload slower than its session's loaded runs or

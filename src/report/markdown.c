@@ -10,13 +10,23 @@
 
 /* One run type's table: "**TITLE:**", the header, the alignment line and a
  * row per row with runs of it, the columns right-aligned.  A significant
- * value carries an escaped '*' in its cell. */
+ * value carries an escaped '*' in its cell.  Columns past tb->wrap go to a
+ * table of their own under it (after a blank line: a line right under a
+ * table would be one of its rows). */
 void report_md_table_as(FILE *f, const struct report *r, size_t t, const char *title,
 			struct report_table *tb)
 {
-	int width[REPORT_MAX_COLUMNS], w = report_label_width(r);
-	size_t ncols = tb->ncols;
+	int width[REPORT_MAX_COLUMNS], cost[REPORT_MAX_COLUMNS];
+	int w = report_table_label_width(r, tb);
+	size_t ncols = tb->ncols, start[REPORT_MAX_COLUMNS + 1], nparts;
 
+	for (size_t g = 0; g < r->nrows; g++) {
+		char name[REPORT_TITLE_MAX];
+		int n = md_width(report_row_title(r, g, tb->mark_base, name, sizeof(name)));
+
+		if (n > w)
+			w = n;
+	}
 	for (size_t c = 0; c < ncols; c++) {
 		width[c] = tb->width[c];
 		for (size_t g = 0; g < r->nrows; g++) {
@@ -27,29 +37,39 @@ void report_md_table_as(FILE *f, const struct report *r, size_t t, const char *t
 			if ((int)strlen(tb->text[i]) > width[c])
 				width[c] = (int)strlen(tb->text[i]);
 		}
+		cost[c] = width[c] + 3;
 	}
+	/* "| " LABEL " |", then " VALUE |" a column */
+	nparts = report_table_parts(tb, w + 4, cost, NULL, start);
 	fprintf(f, "**");
 	md_text(f, title, 0);
-	fprintf(f, ":**\n\n| %-*s |", w, "Kernel");
-	for (size_t c = 0; c < ncols; c++)
-		fprintf(f, " %*s |", width[c], tb->head[c]);
-	fputs("\n|:", f);
-	md_dashes(f, w);
-	fputs("-|", f);
-	for (size_t c = 0; c < ncols; c++) {
-		md_dashes(f, width[c] + 1);
-		fputs(":|", f);
-	}
-	fputc('\n', f);
-	for (size_t g = 0; g < r->nrows; g++) {
-		if (!report_cell(r, g, t)->n)
-			continue;
-		fputs("| ", f);
-		md_text(f, r->rows[g].name, w);
-		fputs(" |", f);
-		for (size_t c = 0; c < ncols; c++)
-			fprintf(f, " %*s |", width[c], tb->text[g * ncols + c]);
+	fprintf(f, ":**\n");
+	for (size_t p = 0; p < nparts; p++) {
+		size_t from = start[p], to = start[p + 1];
+
+		fprintf(f, "\n| %-*s |", w, "Kernel");
+		for (size_t c = from; c < to; c++)
+			fprintf(f, " %*s |", width[c], tb->head[c]);
+		fputs("\n|:", f);
+		md_dashes(f, w);
+		fputs("-|", f);
+		for (size_t c = from; c < to; c++) {
+			md_dashes(f, width[c] + 1);
+			fputs(":|", f);
+		}
 		fputc('\n', f);
+		for (size_t g = 0; g < r->nrows; g++) {
+			char name[REPORT_TITLE_MAX];
+
+			if (!report_cell(r, g, t)->n)
+				continue;
+			fputs("| ", f);
+			md_text(f, report_row_title(r, g, tb->mark_base, name, sizeof(name)), w);
+			fputs(" |", f);
+			for (size_t c = from; c < to; c++)
+				fprintf(f, " %*s |", width[c], tb->text[g * ncols + c]);
+			fputc('\n', f);
+		}
 	}
 }
 

@@ -16,6 +16,7 @@
 #include "report/report.h"
 #include "loads/runtype.h"
 #include "results/latency.h"
+#include "results/record.h"
 #include "results/stats.h"
 #include "lib/util.h"
 
@@ -413,6 +414,7 @@ static void significance(const struct store *st, struct report *r)
 				continue;
 			fill_cell(st, &s, &ref);
 			refs[t] = ref.time;
+			c->base_n = ref.n;
 			if (ref.n)
 				c->time_change = (c->time.mean / ref.time.mean - 1) * 100;
 			welch_cell(r, &c->t_time, &c->time, &ref.time);
@@ -628,19 +630,81 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 	return 0;
 }
 
+/* The first configuration of a comparison whose labels are shown (its
+ * environment record has compare=ID and compare_index=0), the earliest
+ * comparison's where there are several (the id starts with the second it
+ * began); NULL when no label shown is one. */
+static const char *comparison_first(const struct report *r)
+{
+	const char *first = NULL, *first_id = NULL;
+	long long first_at = 0;
+
+	for (size_t e = 0; e < r->st->nenvs; e++) {
+		const struct record *env = &r->st->envs[e];
+		const char *id = record_get(env, "compare"), *label = record_get(env, "label");
+		long long at;
+		int64_t index;
+
+		if (!id || !label || record_get_i64(env, "compare_index", &index) || index != 0)
+			continue;
+		for (size_t l = 0; l < r->nlabels; l++) {
+			if (strcmp(r->labels[l], label))
+				continue;
+			at = strtoll(id, NULL, 10);
+			if (!first || at < first_at || (at == first_at && strcmp(id, first_id) < 0)) {
+				first = r->labels[l];
+				first_id = id;
+				first_at = at;
+			}
+		}
+	}
+	return first;
+}
+
 /* The label or row the rows are tested against: --baseline, else the first
- * label or row named that has runs, else the first label in sort order;
- * its runs in *b. */
+ * label or row named that has runs, else a comparison's first
+ * configuration (what the end of contest compare tested against), else the
+ * first label in sort order; its runs in *b. */
 static const char *test_base(const struct report *r, const struct report_opts *o,
 			     struct report_base *b)
 {
+	const char *first;
+
 	if (o->baseline && !resolve_base(r->st, o->baseline, b))
 		return o->baseline;
 	for (size_t i = 0; i < o->nlabels; i++)
 		if (!resolve_base(r->st, o->labels[i], b))
 			return o->labels[i];
-	resolve_base(r->st, r->labels[0], b);
-	return r->labels[0];
+	first = comparison_first(r);
+	if (!first)
+		first = r->labels[0];
+	resolve_base(r->st, first, b);
+	return first;
+}
+
+/* The rows of the test base first (the tables print it at the top), the
+ * others in their order; their cells with them. */
+static void base_first(struct report *r)
+{
+	struct report_row *rows = xcalloc(r->nrows, sizeof(*rows));
+	struct cell *cells = xcalloc(r->nrows * r->ntypes, sizeof(*cells));
+	size_t k = 0;
+
+	for (int reference = 1; reference >= 0; reference--) {
+		for (size_t g = 0; g < r->nrows; g++) {
+			if (r->rows[g].reference != reference)
+				continue;
+			rows[k] = r->rows[g];
+			if (r->ntypes)
+				memcpy(&cells[k * r->ntypes], report_cell(r, g, 0),
+				       r->ntypes * sizeof(*cells));
+			k++;
+		}
+	}
+	free(r->rows);
+	free(r->cells);
+	r->rows = rows;
+	r->cells = cells;
 }
 
 int report_build(const struct store *st, const struct report_opts *o, struct report *r,
@@ -693,6 +757,7 @@ int report_build(const struct store *st, const struct report_opts *o, struct rep
 	}
 	significance(st, r);
 	report_count_left_out(r);
+	base_first(r);
 	return 0;
 }
 

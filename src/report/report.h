@@ -40,6 +40,8 @@ struct report_opts {
 	                         * 0 in markdown only */
 	char *const *dirs;      /* the results directories read, for messages */
 	size_t ndirs;
+	int wide;               /* text and markdown tables as wide as their columns,
+	                         * not wrapped at a mail's 72 */
 	enum report_format format;
 };
 
@@ -62,6 +64,8 @@ struct cell {
 	int has_load;                          /* the run type runs a load */
 	struct sigtest t_time, t_loads;        /* t_loads only with a load */
 	double time_change;                    /* % of the test base's mean Time; NaN: none */
+	size_t base_n;                         /* the test base's runs beside it: with fewer
+	                                        * than 2 on a side, Change is shown n/a */
 	double time_detectable;                /* the least change in Time its test finds with
 	                                        * REPORT_POWER at Holm's alpha / m (m: the row's
 	                                        * Time tests), in the same %; NaN: no test */
@@ -95,7 +99,8 @@ struct report_row {
 	size_t nenvs;
 	size_t nsessions;            /* sessions with valid runs in the row */
 	size_t unpaired;             /* runs out of its Ratios: no noload in their session */
-	int reference;               /* the row the others are tested against */
+	int reference;               /* the row the others are tested against (the
+	                              * tables print it first, marked) */
 };
 
 /* Whose runs the rows are set beside: a label, or one row of it (a label
@@ -109,7 +114,8 @@ struct report_base {
 struct report {
 	char **types;                /* run types with data, in suite order */
 	size_t ntypes;
-	struct report_row *rows;     /* labels sorted by version */
+	struct report_row *rows;     /* the test base's first, then labels sorted
+	                              * by version */
 	size_t nrows;
 	struct cell *cells;          /* [row * ntypes + type] */
 	const struct store *st;      /* the runs the report was built from */

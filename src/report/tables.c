@@ -14,20 +14,24 @@
 #include "report/format.h"
 #include "lib/util.h"
 
-/* Where the differences under the tables wrap in text: a mail's lines. */
+/* Where the tables wrap (text and markdown, but with --wide) and the notes
+ * under them (text): a mail's lines. */
 #define MAIL_WIDTH 72
+/* How far the legend's line may run (tests/t3001: notes at most 80). */
+#define NOTE_WIDTH 80
 
 /* ---- notes under the tables ------------------------------------------------ */
 
 /* One line: what a '*' means, or why no test was made.  Where some cells
  * were tested and others not, both fit on the line for a short baseline
- * label; past 80 columns the reason goes on a line of its own. */
+ * label; past NOTE_WIDTH columns the reason goes on a line of its own, and
+ * in text the test's name too. */
 static void print_legend(struct report_out *o, const struct report *r)
 {
 	const char *why = report_untested_why(r);
 	const char *brief = r->few && r->flat ? "< 2 runs or no spread"
 			  : r->few ? "< 2 runs" : "no spread";
-	char *star;
+	char *star, *test;
 
 	if (!r->compared)
 		return;
@@ -35,17 +39,23 @@ static void print_legend(struct report_out *o, const struct report *r)
 		report_note(o, "No significance test against %s: %s", r->test_base, why);
 		return;
 	}
-	star = xasprintf("* differs from %s (Welch's t-test, Holm-adjusted p < %g)",
-			 r->test_base, r->alpha);
-	if (!r->few && !r->flat) {
-		report_note(o, "%s", star);
-	} else if (strlen(star) + strlen("; no test: ") + strlen(brief) <= 80) {
+	test = xasprintf("(Welch's t-test, Holm-adjusted p < %g)", r->alpha);
+	star = xasprintf("* differs from %s %s", r->test_base, test);
+	if ((r->few || r->flat) &&
+	    strlen(star) + strlen("; no test: ") + strlen(brief) <= NOTE_WIDTH) {
 		report_note(o, "%s; no test: %s", star, brief);
 	} else {
-		report_note(o, "%s", star);
-		report_note(o, "No test where: %s", why);
+		if (!o->width || strlen(star) <= NOTE_WIDTH) {
+			report_note(o, "%s", star);
+		} else {
+			report_note(o, "* differs from %s", r->test_base);
+			report_note(o, "  %s", test);
+		}
+		if (r->few || r->flat)
+			report_note(o, "No test where: %s", why);
 	}
 	free(star);
+	free(test);
 }
 
 /* Per row tested, the smallest change in Time each of its run types' tests
@@ -70,9 +80,18 @@ static void print_detectable(struct report_out *o, const struct report *r)
 				continue;
 			item = xasprintf("%s %.1f%%", r->types[t], d);
 			if (!line) {
-				more = xasprintf("smallest detectable change%s%s: %s",
-						 r->compared > 1 ? ", " : "",
-						 r->compared > 1 ? r->rows[g].name : "", item);
+				char *head = xasprintf("smallest detectable change%s%s:",
+						       r->compared > 1 ? ", " : "",
+						       r->compared > 1 ? r->rows[g].name : "");
+
+				/* a long row's name: its figures from the next line */
+				if (report_note_fits(o, strlen(head) + 1 + strlen(item) + (t < last))) {
+					more = xasprintf("%s %s", head, item);
+				} else {
+					report_note(o, "%s", head);
+					more = xasprintf("  %s", item);
+				}
+				free(head);
 			} else if (o->width &&
 				   strlen(line) + 2 + strlen(item) + (t < last) > (size_t)o->width) {
 				/* room kept for the comma that follows all but the last */
@@ -146,13 +165,23 @@ static void fmt_loads(const struct cell *c, char *buf, size_t len)
 	format_loads(c->loads.mean, buf, len);
 }
 
-/* Time's change against the test base's: "+4.2%", the base's own "base". */
+/* Whether a cell's Change rests on fewer than 2 runs on a side: one run's
+ * Time against a mean, which no test can weigh. */
+static int change_na(const struct cell *c)
+{
+	return !c->base && !isnan(c->time_change) && (c->n < 2 || c->base_n < 2);
+}
+
+/* Time's change against the test base's: "+4.2%", the base's own "base",
+ * "n/a" with fewer than 2 runs on a side. */
 static void fmt_change(const struct cell *c, char *buf, size_t len)
 {
 	if (c->base)
 		snprintf(buf, len, "base");
 	else if (isnan(c->time_change))
 		snprintf(buf, len, "-");
+	else if (change_na(c))
+		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%+.1f%%", c->time_change);
 }
@@ -239,18 +268,26 @@ static void column_text(const struct column *col, const struct cell *c, char *bu
 		snprintf(buf, len, "%.*f", col->prec, v);
 }
 
-/* Run type t's table: every column's text in every row with runs of t. */
+/* Run type t's table: every column's text in every row with runs of t;
+ * the test base's row marked; wrapped at a mail's width but with --wide.
+ * Markdown's columns are as wide as their text (its lines, with " | "
+ * between cells, would not fit a mail with the text's widths). */
 static void table_build(const struct report *r, const struct report_opts *o, size_t t,
 			struct report_table *tb)
 {
 	const struct column *cols[REPORT_MAX_COLUMNS];
+	int markdown = o->format == REPORT_MARKDOWN;
 
+	memset(tb, 0, sizeof(*tb));
 	tb->ncols = pick_columns(o, cols);
 	tb->text = xcalloc(r->nrows * tb->ncols, REPORT_CELL_TEXT);
 	tb->mark = xcalloc(r->nrows * tb->ncols, 1);
+	tb->wrap = o->wide ? 0 : MAIL_WIDTH;
+	tb->mark_base = 1;
+	tb->label_least = markdown ? (int)strlen("Kernel") : 0;
 	for (size_t c = 0; c < tb->ncols; c++) {
 		tb->head[c] = cols[c]->head;
-		tb->width[c] = cols[c]->width;
+		tb->width[c] = markdown ? 0 : cols[c]->width;
 		if ((int)strlen(cols[c]->head) > tb->width[c])
 			tb->width[c] = (int)strlen(cols[c]->head);
 		for (size_t g = 0; g < r->nrows; g++) {
@@ -290,6 +327,15 @@ static void print_paging(struct report_out *o, const struct report *r, size_t t)
 	}
 }
 
+/* Whether some cell's Change is n/a. */
+static int any_change_na(const struct report *r)
+{
+	for (size_t i = 0; i < r->nrows * r->ntypes; i++)
+		if (r->cells[i].n && change_na(&r->cells[i]))
+			return 1;
+	return 0;
+}
+
 void report_tables(FILE *f, const struct report *r, const struct report_opts *opts,
 		   void (*table)(FILE *f, const struct report *r, size_t t,
 				 struct report_table *tb),
@@ -323,9 +369,12 @@ void report_tables(FILE *f, const struct report *r, const struct report_opts *op
 	}
 	report_left_out_elsewhere(&o, r, opts);
 	print_legend(&o, r);
-	if (opts->stats && r->compared)
-		report_note(&o, "Change: mean Time against %s's (+ slower, - faster); Min, Max: "
-			    "of the runs' Times", r->test_base);
+	if (opts->stats && r->compared) {
+		report_note_wrap(&o, "Change: mean Time against %s's (+ slower, - faster)",
+				 r->test_base);
+		report_note(&o, "Min, Max: of the runs' Times%s",
+			    any_change_na(r) ? "; n/a: fewer than 2 runs on a side" : "");
+	}
 	print_detectable(&o, r);
 	print_ratio_notes(&o, r);
 	report_checks(&o, r);

@@ -52,6 +52,7 @@ struct config {
 	int pool_noload;        /* --pool-noload */
 	int stats;              /* --stats */
 	int columns;            /* --columns */
+	int wide;               /* --wide: tables not wrapped at 72 columns */
 	int header;             /* --header 1, --no-header -1, else 0 */
 	const char *types;      /* --type: run types, comma-separated */
 	int latency;            /* --latency */
