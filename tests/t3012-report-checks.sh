@@ -124,7 +124,8 @@ ok "the plan after a suite with one noload suggests -n 3 or more" grep -q -- "-n
 "$CONTEST" $args --dry-run -k plan -d p -n 3 noload process_load >plan3 2>err
 ok "not when -n 3 is asked for" sh -c '! grep -q -- "-n 3 or more" plan3'
 "$CONTEST" $args --dry-run -k fresh -d p -n 1 noload process_load >fresh 2>err
-ok "nor for a label without runs" sh -c '! grep -q -- "-n 3 or more" fresh'
+ok "nor the last suite's note for a label without runs" sh -c '! grep -q -- "last suite had one noload" fresh'
+ok "a -n 1 suite of a new label says its own one noload instead" grep -q -- "this suite alone cannot test" fresh
 
 # ---- a suite prints the same notes at its end ---------------------------------------
 # build 2 (the noload of round 1; build 1 is the warm-up) sleeps: a noload
