@@ -19,6 +19,8 @@ static int ignored(const char *key)
 {
 	static const char *const keys[] = {
 		"label", "session", "time", "argv", "kernel", "kernel_version", "work_dir", "id",
+		/* every boot has its own; --quick shows in the sizes it set */
+		"boot_id", "quick",
 		/* a comparison's configurations differ in these by definition:
 		 * they restate the label (config_setup says how) */
 		"compare_index", "compare_vary",
