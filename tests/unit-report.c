@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "report/report.h"
 #include "tap.h"
 #include "lib/util.h"
@@ -375,6 +376,57 @@ static void test_escaping(void)
 	free_runs(md_runs, 2);
 }
 
+static void put_line(FILE *f, const char *text)
+{
+	fprintf(f, "%s\n", text);
+}
+
+/* report_note_wrapped(head, indent, text) at width, as printed (a note
+ * needs no blank line before it here). */
+static char *wrapped(int width, const char *head, int indent, const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct report_out o = { f, put_line, 1, width };
+
+	report_note_wrapped(&o, head, indent, text);
+	fclose(f);
+	return buf;
+}
+
+/* Long notes (a kernel's version string, a command line) wrap for a mail. */
+static void test_wrapping(void)
+{
+	static const struct {
+		int width, indent;
+		const char *head, *text, *want, *what;
+	} cases[] = {
+		{ 20, 5, "6.1: ", "one two  three four five six seven",
+		  "6.1: one two three\n     four five six\n     seven\n",
+		  "at the words, under the value's first, one space between words" },
+		{ 20, 3, "k: ", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa b",
+		  "k: aaaaaaaaaaaaaaaaa\n   aaaaaaaaaaaaaaaaa\n   aaaaaa b\n",
+		  "a word longer than a line: cut where the line ends" },
+		{ 20, 4, "a-rather-long-name: ", "twelve-chars and more",
+		  "a-rather-long-name:\n    twelve-chars and\n    more\n",
+		  "a long head: alone on its line when the first word does not fit" },
+		{ 20, 5, "  x  ", "size 8.0\001KiB, file 64.0\001MiB",
+		  "  x  size 8.0 KiB,\n     file 64.0 MiB\n",
+		  "glue: a space at which no line breaks, printed as one" },
+		{ 0, 3, "k: ", "one two three four five six seven eight nine ten eleven",
+		  "k: one two three four five six seven eight nine ten eleven\n",
+		  "width 0: one line" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *out = wrapped(cases[i].width, cases[i].head, cases[i].indent, cases[i].text);
+
+		is_str(out, cases[i].want, "%s", cases[i].what);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	test_layout();
@@ -383,5 +435,6 @@ int main(void)
 	test_significance();
 	test_legend_width();
 	test_escaping();
+	test_wrapping();
 	return tap_done();
 }

@@ -160,30 +160,10 @@ static char **shorten(char *const *vals, size_t nvals, int *cut)
  * the report's width (none: one line), its further lines under its first. */
 static void note_wrapped(struct report_out *o, int w, const char *name, const char *value)
 {
-	int indent = 2 + w + 2;
-	char *line = xasprintf("  %-*s  ", w, name);
-	const char *p = value;
-	int first = 1;
+	char *head = xasprintf("  %-*s  ", w, name);
 
-	while (*p) {
-		size_t len = strcspn(p, " ");
-		char *more;
-
-		if (!first && o->width && (int)(strlen(line) + 1 + len) > o->width) {
-			report_note(o, "%s", line);
-			free(line);
-			line = xasprintf("%*s", indent, "");
-			first = 1;
-		}
-		more = xasprintf("%s%s%.*s", line, first ? "" : " ", (int)len, p);
-		free(line);
-		line = more;
-		first = 0;
-		p += len;
-		p += strspn(p, " ");
-	}
-	report_note(o, "%s", line);
-	free(line);
+	report_note_wrapped(o, head, 2 + w + 2, value);
+	free(head);
 }
 
 /* One line of the differences, under their heading, when the rows' values

@@ -108,6 +108,16 @@ struct report_out {
 /* One note under the tables, as the format writes it; the first is set off
  * by a blank line. */
 void report_note(struct report_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A note that may be long: head, then text's words (one space between),
+ * wrapped at the words to the report's width (0: one line), its further
+ * lines indented by indent spaces (4 where that is more than half the
+ * width); a word longer than a line is cut where the line ends, a head
+ * longer than indent left alone on its line when the first word does not
+ * fit after it.  No line ends in a blank.  REPORT_GLUE in text is a space
+ * at which no line breaks ("8.0 KiB"); values shown have none of their
+ * own (report_printable). */
+#define REPORT_GLUE '\x01'
+void report_note_wrapped(struct report_out *o, const char *head, int indent, const char *text);
 /* One line of a legend: as it is, or (markdown) a list item, escaped. */
 void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
