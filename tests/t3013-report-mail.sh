@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Tables for a mail: report --header, what the rows' runs share, a line each
-# above the tables (CPU model and count, RAM and swap, file system, workload,
-# flush, probe, contest's version), on by default in markdown, a value the
+# Tables for a mail: report --header, each label's kernel and what the rows'
+# runs share, a line each above the tables (CPU model and count, RAM and
+# swap, file system, workload, a unit of each load, flush, probe, contest's
+# version; t3021 has the kernels and loads in full), on by default in markdown, a value the
 # rows do not share "not alike" there and listed under the tables; and those
 # differences under the tables wrapped at 72 columns, a long value (a kernel
 # command line) shortened to what differs, values with commas unambiguous,
@@ -44,10 +45,14 @@ python3 mk.py r 6.2 "AMD EPYC 7763 64-Core Processor" &&
 python3 mk.py r 6.3 "Intel(R) Xeon(R) CPU E5-2680" || exit 99
 
 cat >want <<'EOF'
+6.1: 6.1
+6.2: 6.2
 CPU: 2 x AMD EPYC 7763 64-Core Processor
 Memory: 8.0 GiB RAM, swap: none
 File system: ext4 on nvme0n1, I/O scheduler none
 Workload: builtin scale=40 jobs=8
+Loads, one unit of each:
+  process_load  10,000 chunk hops
 Flush: drop_caches
 Latency probe: off
 contest: 0.1.0
@@ -57,13 +62,14 @@ EOF
 "$CONTEST" report -d r --header 6.1 6.2 >out 2>err
 ok_eq "report --header exits 0" "$?" 0
 ok "nothing on stderr" test ! -s err
-ok "the header: what the runs share, then the tables" sh -c 'head -n 9 out | diff want -'
+ok "the header: the kernels, what the runs share, then the tables" \
+	sh -c 'head -n 13 out | diff want -'
 "$CONTEST" report -d r 6.1 6.2 >tables 2>/dev/null
-ok "the tables as without it" sh -c 'sed 1,8d out | diff tables -'
+ok "the tables as without it" sh -c 'sed 1,12d out | diff tables -'
 ok_eq "text: no header by default" "$(head -n 1 tables)" "noload:"
 
 "$CONTEST" report -d r --format markdown 6.1 6.2 >md 2>err
-ok_eq "markdown: the header by default, as list items" "$(head -n 2 md)" \
+ok_eq "markdown: the header by default, as list items" "$(sed -n 3,4p md)" \
 	"- CPU: 2 x AMD EPYC 7763 64-Core Processor
 - Memory: 8.0 GiB RAM, swap: none"
 ok "markdown: escaped" grep -qx -- '- Flush: drop\\_caches' md

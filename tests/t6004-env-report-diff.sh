@@ -18,6 +18,7 @@ bracket() { sed 's/.*\[\(.*\)\].*/\1/'; }
 ok_eq "kernel: uname -r" "$(get kernel)" "$(uname -r)"
 ok_eq "kernel_version: uname -v" "$(get kernel_version)" "$(uname -v)"
 ok_eq "cmdline: /proc/cmdline" "$(get cmdline)" "$(cat /proc/cmdline)"
+ok_eq "boot_id: this boot's" "$(get boot_id)" "$(cat /proc/sys/kernel/random/boot_id)"
 ok_eq "cpu_model: /proc/cpuinfo" "$(get cpu_model)" \
 	"$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)"
 ok_eq "ncpus: online CPUs" "$(get ncpus)" "$(getconf _NPROCESSORS_ONLN)"
@@ -99,7 +100,7 @@ mkdir proj
 run() { "$CONTEST" -w cmd:proj --build-cmd true --clean-cmd true -n 1 --work-dir wd2 -d res "$@" noload >/dev/null 2>&1; }
 run -k a -j 2
 ok_eq "a quick suite exits 0" "$?" 0
-for k in kernel kernel_version cmdline cpu_model ncpus cpus_online cpus_configured smt_control \
+for k in kernel kernel_version cmdline boot_id cpu_model ncpus cpus_online cpus_configured smt_control \
 	smt_active cpufreq_governor mem_total swap_total thp work_fs work_dev io_scheduler \
 	autogroup sched_ext sched_ext_ops preempt cc; do
 	ok "the env record has $k" grep -q "^env .* $k=[^ ]" res/a.results
@@ -129,8 +130,11 @@ ok "and a line says the sessions differ" grep -q "^load_nice: e 0 / 5\$" rep
 run -k d -j 2
 "$CONTEST" report -d res a d >rep 2>err
 ok "rows measured alike: no such lines" sh -c "! grep -q 'Measured differently' rep"
-ok_eq "and nothing but the table (title, header, two rows), the probe's p99 line and the legend: one run a side" \
-	"$(grep -c . rep):$(sed -n 5p rep | cut -d: -f1):$(tail -n 1 rep)" \
+ok "but, alike in one boot of one kernel, a line says so (a forgotten reboot?)" \
+	grep -q "^a and d were measured in one boot of one kernel, " rep
+sed '/^a and d were measured in one boot/,$d' rep >rep.tables
+ok_eq "and else nothing but the table (title, header, two rows), the probe's p99 line and the legend: one run a side" \
+	"$(grep -c . rep.tables):$(sed -n 5p rep.tables | cut -d: -f1):$(tail -n 1 rep.tables)" \
 	"6:Latency p99 (ms), audio/video:No significance test against a: fewer than 2 valid runs on a side"
 
 # ---- the flush, as the env record names it ------------------------------------------
@@ -179,6 +183,12 @@ ok_eq "and one with --io-size 2M" "$?" 0
 ok_eq "its io_load run records the file size it was given" \
 	"$(grep '^run .* type=io_load ' res3/large.results | grep -c ' valid=1 .* load\.file_size=2097152 ')" 1
 ok "its noload run records no load size" sh -c "! grep '^run .* type=noload ' res3/large.results | grep -q ' load\.'"
+ok "a --quick suite's record says so (quick=1)" grep -q "^env .* quick=1 " res3/large.results
+ok "one without it has no quick=" sh -c "! grep -q ' quick=' res/a.results"
+"$CONTEST" report -d res3 --header small large >hdr3 2>err
+ok "report --header: --quick, io_load's unit and its size, not alike" sh -c '
+	grep -qx "Suite: --quick (a smoke run: the workload and the loads made small)" hdr3 &&
+	grep -qx "  io_load  one complete file (file_size not alike)" hdr3'
 "$CONTEST" report -d res3 small large >rep3 2>err
 ok_eq "report lists the load-size difference, and nothing else (small, named first, the baseline first)" \
 	"$(sed -n '/^Measured differently/,$p' rep3)" "Measured differently (besides the kernel):

@@ -460,13 +460,12 @@ static void test_round_spread(void)
 		char buf[32];
 
 		report_round_spread(c[i].v, c[i].rel, buf, sizeof(buf));
-		is_str(buf, c[i].want, "%g with a spread of %g of it: %s", c[i].v, c[i].rel,
-		       c[i].want);
+		is_str(buf, c[i].want, "%g with a spread of %g of it", c[i].v, c[i].rel);
 	}
 }
 
 /* report_wrap() of text at width, as a string (allocated). */
-static char *wrapped(const char *text, int width)
+static char *wrapped_file(const char *text, int width)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -481,19 +480,70 @@ static char *wrapped(const char *text, int width)
  * for a line of its own wrapped at its kept spaces. */
 static void test_wrap(void)
 {
-	char *out = wrapped("Head: aaaa" REPORT_NBSP "1, bbbbbb, c, a-long-word-of-30-characters!!",
+	char *out = wrapped_file("Head: aaaa" REPORT_NBSP "1, bbbbbb, c, a-long-word-of-30-characters!!",
 			    20);
 
 	is_str(out, "Head: aaaa 1,\n  bbbbbb, c,\n  a-long-word-of-30-characters!!\n",
 	       "wrapped before a word that would pass 20 columns, a long one whole");
 	free(out);
-	out = wrapped("Runs: a-name-of-18-chars" REPORT_NBSP "noload" REPORT_NBSP "1", 24);
+	out = wrapped_file("Runs: a-name-of-18-chars" REPORT_NBSP "noload" REPORT_NBSP "1", 24);
 	is_str(out, "Runs: a-name-of-18-chars\n  noload 1\n",
 	       "a word too long for a line of its own, wrapped at its kept spaces");
 	free(out);
-	out = wrapped("p" REPORT_NBSP "<" REPORT_NBSP "0.05 and more", 0);
+	out = wrapped_file("p" REPORT_NBSP "<" REPORT_NBSP "0.05 and more", 0);
 	is_str(out, "p < 0.05 and more\n", "width 0: one line, kept spaces printed as spaces");
 	free(out);
+}
+
+static void put_line(FILE *f, const char *text)
+{
+	fprintf(f, "%s\n", text);
+}
+
+/* report_note_wrapped(head, indent, text) at width, as printed (a note
+ * needs no blank line before it here). */
+static char *wrapped(int width, const char *head, int indent, const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct report_out o = { f, put_line, 1, width };
+
+	report_note_wrapped(&o, head, indent, text);
+	fclose(f);
+	return buf;
+}
+
+/* Long notes (a kernel's version string, a command line) wrap for a mail. */
+static void test_wrapping(void)
+{
+	static const struct {
+		int width, indent;
+		const char *head, *text, *want, *what;
+	} cases[] = {
+		{ 20, 5, "6.1: ", "one two  three four five six seven",
+		  "6.1: one two three\n     four five six\n     seven\n",
+		  "at the words, under the value's first, one space between words" },
+		{ 20, 3, "k: ", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa b",
+		  "k: aaaaaaaaaaaaaaaaa\n   aaaaaaaaaaaaaaaaa\n   aaaaaa b\n",
+		  "a word longer than a line: cut where the line ends" },
+		{ 20, 4, "a-rather-long-name: ", "twelve-chars and more",
+		  "a-rather-long-name:\n    twelve-chars and\n    more\n",
+		  "a long head: alone on its line when the first word does not fit" },
+		{ 20, 5, "  x  ", "size 8.0\aKiB, file 64.0\aMiB",
+		  "  x  size 8.0 KiB,\n     file 64.0 MiB\n",
+		  "glue: a space at which no line breaks, printed as one" },
+		{ 0, 3, "k: ", "one two three four five six seven eight nine ten eleven",
+		  "k: one two three four five six seven eight nine ten eleven\n",
+		  "width 0: one line" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *out = wrapped(cases[i].width, cases[i].head, cases[i].indent, cases[i].text);
+
+		is_str(out, cases[i].want, "%s", cases[i].what);
+		free(out);
+	}
 }
 
 int main(void)
@@ -507,5 +557,6 @@ int main(void)
 	test_legend_width();
 	test_parts();
 	test_escaping();
+	test_wrapping();
 	return tap_done();
 }

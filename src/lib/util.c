@@ -242,6 +242,16 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+int str_has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+		if ((p == text || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
 void format_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };

@@ -19,6 +19,8 @@ static int ignored(const char *key)
 {
 	static const char *const keys[] = {
 		"label", "session", "time", "argv", "kernel", "kernel_version", "work_dir", "id",
+		/* every boot has its own; --quick shows in the sizes it set */
+		"boot_id", "quick",
 		/* a comparison's configurations differ in these by definition:
 		 * they restate the label (config_setup says how) */
 		"compare_index", "compare_vary",
@@ -113,11 +115,7 @@ static int word_everywhere(char *const *vals, size_t nvals, const char *w, size_
 	return 1;
 }
 
-/* The values as shown: where one is longer than room (a kernel command
- * line that would not fit its line; room 0: none is) and the values share
- * words, each without those words (*cut set); else copies.  The caller
- * frees the array and its strings. */
-static char **shorten(char *const *vals, size_t nvals, int room, int *cut)
+char **report_shorten(char *const *vals, size_t nvals, int room, int *cut)
 {
 	char **out = xcalloc(nvals, sizeof(*out));
 	int long_one = 0;
@@ -159,30 +157,10 @@ static char **shorten(char *const *vals, size_t nvals, int room, int *cut)
  * the report's width (none: one line), its further lines under its first. */
 static void note_wrapped(struct report_out *o, int w, const char *name, const char *value)
 {
-	int indent = 2 + w + 2;
-	char *line = xasprintf("  %-*s  ", w, name);
-	const char *p = value;
-	int first = 1;
+	char *head = xasprintf("  %-*s  ", w, name);
 
-	while (*p) {
-		size_t len = strcspn(p, " ");
-		char *more;
-
-		if (!first && o->width && (int)(strlen(line) + 1 + len) > o->width) {
-			report_note(o, "%s", line);
-			free(line);
-			line = xasprintf("%*s", indent, "");
-			first = 1;
-		}
-		more = xasprintf("%s%s%.*s", line, first ? "" : " ", (int)len, p);
-		free(line);
-		line = more;
-		first = 0;
-		p += len;
-		p += strspn(p, " ");
-	}
-	report_note(o, "%s", line);
-	free(line);
+	report_note_wrapped(o, head, 2 + w + 2, value);
+	free(head);
 }
 
 /* One line of the differences, under their heading, when the rows' values
@@ -216,7 +194,7 @@ static void difference(struct report_out *o, const struct report *r, const char 
 			w = (int)strlen(r->rows[i].name);
 	/* shortened where a value would not fit its row's line, "  NAME  VALUE" */
 	room = o->width ? o->width - (2 + w + 2) : 0;
-	short_vals = shorten(vals, r->nrows, o->width && room < 1 ? 1 : room, &cut);
+	short_vals = report_shorten(vals, r->nrows, o->width && room < 1 ? 1 : room, &cut);
 	for (size_t i = 0, n = 0; i < r->nrows; i++) {
 		if (!vals[i])
 			continue;
@@ -238,18 +216,18 @@ static void difference(struct report_out *o, const struct report *r, const char 
 	free(line);
 }
 
-/* Under the tables: every field of the environment records in which the
- * rows, or the sessions averaged in one row, were not measured alike, the
- * flush of their runs, then every size a load used ("io_load file_size"),
- * one line each. */
-void report_differences(struct report_out *o, const struct report *r)
+/* The keys the differences compare: the workload (but where every record
+ * names its parts), the flush, every field of the rows' environment records
+ * but those ignored, the loads' session and the probe where some row has
+ * them.  The caller frees the array, not the keys. */
+static char **compared_keys(const struct report *r, size_t *nkeys)
 {
-	char **keys = NULL, **vals = xcalloc(r->nrows, sizeof(*vals));
-	size_t nkeys = 0, *count = xcalloc(r->nrows, sizeof(*count));
-	int decomposed = 1, header = 0, sessions = 0, probes = 0;
+	char **keys = NULL;
+	int decomposed = 1, sessions = 0, probes = 0;
 
-	report_add_key(&keys, &nkeys, "workload");
-	report_add_key(&keys, &nkeys, "flush");
+	*nkeys = 0;
+	report_add_key(&keys, nkeys, "workload");
+	report_add_key(&keys, nkeys, "flush");
 	for (size_t i = 0; i < r->nrows; i++) {
 		sessions |= r->rows[i].load_session;
 		probes |= r->rows[i].probe;
@@ -262,16 +240,48 @@ void report_differences(struct report_out *o, const struct report *r)
 				decomposed = 0;
 			for (size_t k = 0; k < rec->n; k++)
 				if (!ignored(rec->kv[k].key))
-					report_add_key(&keys, &nkeys, rec->kv[k].key);
+					report_add_key(&keys, nkeys, rec->kv[k].key);
 		}
 	}
 	if (sessions)
-		report_add_key(&keys, &nkeys, "load_session");
+		report_add_key(&keys, nkeys, "load_session");
 	if (probes)
-		report_add_key(&keys, &nkeys, "probe");
+		report_add_key(&keys, nkeys, "probe");
+	if (decomposed)	/* its parts say what it is: "workload", keys[0], goes */
+		memmove(keys, keys + 1, --*nkeys * sizeof(*keys));
+	return keys;
+}
+
+int report_rows_alike(const struct report *r, size_t a, size_t b)
+{
+	size_t nkeys, ca, cb;
+	char **keys = compared_keys(r, &nkeys);
+	int alike = 1;
+
+	for (size_t k = 0; k < nkeys && alike; k++) {
+		char *va = report_row_value(r, &r->rows[a], keys[k], 0, &ca);
+		char *vb = report_row_value(r, &r->rows[b], keys[k], 0, &cb);
+
+		alike = va && vb && ca == 1 && cb == 1 && !strcmp(va, vb);
+		free(va);
+		free(vb);
+	}
+	free(keys);
+	return alike;
+}
+
+/* Under the tables: every field of the environment records in which the
+ * rows, or the sessions averaged in one row, were not measured alike, the
+ * flush of their runs, then every size a load used ("io_load file_size"),
+ * one line each. */
+void report_differences(struct report_out *o, const struct report *r)
+{
+	char **vals = xcalloc(r->nrows, sizeof(*vals));
+	size_t nkeys, *count = xcalloc(r->nrows, sizeof(*count));
+	char **keys = compared_keys(r, &nkeys);
+	int header = 0;
+
 	for (size_t k = 0; k < nkeys; k++) {
-		if (!strcmp(keys[k], "workload") && decomposed)
-			continue;
 		for (size_t i = 0; i < r->nrows; i++)
 			vals[i] = report_row_value(r, &r->rows[i], keys[k], 0, &count[i]);
 		difference(o, r, keys[k], vals, count, &header);

@@ -492,32 +492,71 @@ int report_note_fits(const struct report_out *o, size_t n)
 void report_note_wrap(struct report_out *o, const char *fmt, ...)
 {
 	va_list ap;
-	char *text, *line = NULL;
+	char *text;
 
 	va_start(ap, fmt);
 	text = xvasprintf(fmt, ap);
 	va_end(ap);
-	for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
-		size_t len = strcspn(p, " ");
-
-		if (!line) {
-			line = xasprintf("%.*s", (int)len, p);
-		} else if (report_note_fits(o, strlen(line) + 1 + len)) {
-			char *more = xasprintf("%s %.*s", line, (int)len, p);
-
-			free(line);
-			line = more;
-		} else {
-			report_note(o, "%s", line);
-			free(line);
-			line = xasprintf("  %.*s", (int)len, p);
-		}
-		p += len;
-	}
-	if (line)
-		report_note(o, "%s", line);
-	free(line);
+	report_note_wrapped(o, "", 2, text);
 	free(text);
+}
+
+/* line, its trailing blanks cut and its glue made spaces, as a note; then
+ * freed. */
+static void note_line(struct report_out *o, char *line)
+{
+	size_t n = strlen(line);
+
+	while (n && line[n - 1] == ' ')
+		line[--n] = '\0';
+	for (char *p = line; (p = strchr(p, REPORT_GLUE)); p++)
+		*p = ' ';
+	report_note(o, "%s", line);
+	free(line);
+}
+
+void report_note_wrapped(struct report_out *o, const char *head, int indent, const char *text)
+{
+	char *line = xstrdup(head);
+	size_t width = o->width > 0 ? (size_t)o->width : 0;
+	int fresh = 1, first = 1;	/* no word on the line yet; the head's line */
+	const char *p = text + strspn(text, " ");
+
+	if (width && (size_t)indent > width / 2)
+		indent = 4;
+	while (*p) {
+		size_t len = strcspn(p, " "), used = strlen(line);
+		char *more;
+
+		if (width && used + !fresh + len > width) {
+			if (!fresh || (first && used > (size_t)indent)) {
+				/* on the next line, under the first word */
+				note_line(o, line);
+				line = xasprintf("%*s", indent, "");
+				fresh = 1;
+				first = 0;
+				continue;
+			}
+			if (used < width) {
+				/* a word longer than a line: cut where the line ends */
+				len = width - used;
+				more = xasprintf("%s%.*s", line, (int)len, p);
+				free(line);
+				note_line(o, more);
+				line = xasprintf("%*s", indent, "");
+				first = 0;
+				p += len;
+				continue;
+			}
+		}
+		more = xasprintf("%s%s%.*s", line, fresh ? "" : " ", (int)len, p);
+		free(line);
+		line = more;
+		fresh = 0;
+		p += len;
+		p += strspn(p, " ");
+	}
+	note_line(o, line);
 }
 
 void report_legend_line(FILE *f, int markdown, const char *fmt, ...)

@@ -139,6 +139,16 @@ void report_note_wrap(struct report_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Whether a note n characters long fits o's lines. */
 int report_note_fits(const struct report_out *o, size_t n);
+/* A note that may be long: head, then text's words (one space between),
+ * wrapped at the words to the report's width (0: one line), its further
+ * lines indented by indent spaces (4 where that is more than half the
+ * width); a word longer than a line is cut where the line ends, a head
+ * longer than indent left alone on its line when the first word does not
+ * fit after it.  No line ends in a blank.  REPORT_GLUE in text is a space
+ * at which no line breaks ("8.0 KiB"); values shown have none of their
+ * own (report_printable). */
+#define REPORT_GLUE REPORT_NBSP[0]
+void report_note_wrapped(struct report_out *o, const char *head, int indent, const char *text);
 /* One line of a legend: as it is, or (markdown) a list item, escaped. */
 void report_legend_line(FILE *f, int markdown, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -202,16 +212,34 @@ int report_table_label_width(const struct report *r, const struct report_table *
  * such a note and a session with one noload, that the next suite should run
  * -n 3 or more. */
 void report_checks(struct report_out *o, const struct report *r);
-/* report --header (header.c): what the rows' runs share (CPU, RAM
- * and swap, file system, workload, flush, probe, contest's version), a
- * line each, then a blank line. */
+/* report --header (header.c): each label's kernel (a row's, where a
+ * label's rows ran several; and the command lines where they differ), then
+ * what the rows' runs share (CPU, RAM and swap, file system, workload,
+ * --quick, one unit of each load's Loads with its sizes, flush, probe,
+ * contest's version), a line each, wrapped at the report's width, then a
+ * blank line. */
 void report_header(struct report_out *o, const struct report *r);
+/* Under the tables (header.c): rows of different labels measured in one
+ * boot of one kernel (or, where the records hold no boot, on one build and
+ * command line), alike in everything else, a line naming them: what a
+ * forgotten reboot between two kernels looks like.  A comparison's
+ * configurations, one boot by design, are left alone. */
+void report_same_boot(struct report_out *o, const struct report *r);
 /* Under the tables (differences.c): a line for each label whose runs split
  * into rows, by machine, kernel, workload or configuration; then every field
  * of the environment records, the flush and every size of a load in which
  * the rows, or the sessions averaged in one row, were not measured alike. */
 void report_splits(struct report_out *o, const struct report *r);
 void report_differences(struct report_out *o, const struct report *r);
+/* Values as shown (vals[i] NULL: none): where one is longer than room
+ * (a kernel command line; room 0: none is) and the values share words,
+ * "(no other word)" when none is left (*cut set); else copies.  The caller
+ * frees the array and its strings. */
+char **report_shorten(char *const *vals, size_t nvals, int room, int *cut);
+/* Whether rows a and b were measured alike in every field the differences
+ * compare (the kernel, boots and labels aside): no line of the differences
+ * would tell them apart. */
+int report_rows_alike(const struct report *r, size_t a, size_t b);
 
 /* Under run type t's table (leftout.c): each row's invalid runs of t
  * ("ROW rounds 1, 3 left out: REASON", a line per reason) and what the

@@ -377,6 +377,7 @@ void report_tables(FILE *f, const struct report *r, const struct report_opts *op
 	}
 	print_detectable(&o, r);
 	print_ratio_notes(&o, r);
+	report_same_boot(&o, r);
 	report_checks(&o, r);
 	print_noise(&o, r);
 	report_splits(&o, r);

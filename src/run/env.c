@@ -279,16 +279,6 @@ static void work_device(struct record *r, const char *work_dir)
 	record_set(r, "io_scheduler", buf);
 }
 
-static int has_word(const char *text, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
-		if ((p == text || p[-1] == ' ') && (!p[n] || p[n] == ' '))
-			return 1;
-	return 0;
-}
-
 /* The preemption mode: debugfs shows it ("none voluntary (full)"); else a
  * preempt= boot option; else the words uname -v carries. */
 static void preemption(struct record *r, const char *version)
@@ -310,11 +300,11 @@ static void preemption(struct record *r, const char *version)
 	}
 	if (!version)
 		record_set(r, "preempt", ABSENT);
-	else if (has_word(version, "PREEMPT_RT"))
+	else if (str_has_word(version, "PREEMPT_RT"))
 		record_set(r, "preempt", "rt (uname -v)");
-	else if (has_word(version, "PREEMPT_DYNAMIC"))
+	else if (str_has_word(version, "PREEMPT_DYNAMIC"))
 		record_set(r, "preempt", "dynamic, mode not shown (uname -v)");
-	else if (has_word(version, "PREEMPT"))
+	else if (str_has_word(version, "PREEMPT"))
 		record_set(r, "preempt", "full (uname -v)");
 	else
 		record_set(r, "preempt", "none or voluntary (uname -v)");
@@ -334,6 +324,8 @@ void env_capture(struct record *r, int argc, char **argv, const char *work_dir)
 	record_set(r, "kernel", have_uname ? u.release : ABSENT);
 	record_set(r, "kernel_version", have_uname ? u.version : ABSENT);
 	set_file(r, "cmdline", "/proc/cmdline");
+	/* which boot: two labels in one are one kernel (a forgotten reboot) */
+	set_file(r, "boot_id", "/proc/sys/kernel/random/boot_id");
 	record_set(r, "machine", have_uname ? u.machine : ABSENT);
 	record_set(r, "hostname", have_uname ? u.nodename : ABSENT);
 	cpu_model(buf, sizeof(buf));

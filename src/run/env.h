@@ -7,7 +7,7 @@
 
 /* Fill r (kind "env") with the machine, kernel and contest facts that are
  * readable here, each "absent" where it cannot be read: kernel release,
- * version and command line; CPU model, counts, SMT, cpufreq governor;
+ * version and command line, the boot's id; CPU model, counts, SMT, cpufreq governor;
  * memory and swap; THP; the file system, device and I/O scheduler holding
  * work_dir (or its nearest existing parent); autogroup, sched_ext and
  * preemption mode; the compiler ($CC, default cc).  Session, label and

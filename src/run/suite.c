@@ -169,6 +169,8 @@ static int write_env_of(struct suite *s)
 	record_set(&r, "flush", flush_scope(flush_method()));
 	if (s->h.load_session)
 		record_set(&r, "load_session", "1");
+	if (s->cfg->quick)	/* the sizes it chose are the runs'; the reader needs the word */
+		record_set(&r, "quick", "1");
 	if (s->zram.id >= 0)
 		record_set(&r, "swap_made", "zram (--swap)");
 	if (s->cmp)
