@@ -165,6 +165,6 @@ ok "--quiet: its heading, header, row and the probe's p99 line" \
 	sh -c "sed -n 1p quiet.shown | grep -q '^noload:\$' &&
 	       sed -n 2p quiet.shown | grep -q '^Kernel  *\[runs\]' &&
 	       sed -n 3p quiet.shown | grep -q '^quiet  *\[1\] ' &&
-	       sed -n 4p quiet.shown | grep -q '^Latency p99 (ms), audio/video: quiet [0-9.]*/[0-9.]*.\$'"
+	       sed -n 4p quiet.shown | grep -q '^Latency p99 (ms), audio/video: quiet [0-9.-]*/[0-9.-]*.\$'"
 
 done_testing

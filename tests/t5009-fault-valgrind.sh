@@ -69,7 +69,7 @@ ok "damaged: the other labels still have rows" grep -q "^2.5.46-mm1 " damaged.ou
 mkdir empty
 vg nothing 1 report -d empty
 vg missing 1 report -d no-such-dir
-vg nobase 1 report -d "$data" --baseline no-such-label
+vg nobase 2 report -d "$data" --baseline no-such-label
 vg badopt 2 report --no-such-option
 vg badnum 2 -n 99999999999999999999
 vg help 0 --help

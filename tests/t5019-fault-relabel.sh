@@ -25,7 +25,8 @@ ok_eq "the suites stored their runs" "$(cat orig/a.results orig/c.results | grep
 # report called anything damaged
 rows() {
 	"$CONTEST" report -d "$1" >report.out 2>report.err
-	sed -n '/^noload:/,/^$/s/^\([^ ]*\)  *\(\[[0-9]*\]\).*/\1 \2/p' report.out | tr '\n' ' '
+	sed -n '/^noload:/,/^$/{s/ (base)//;s/^\([^ ]*\)  *\(\[[0-9]*\]\).*/\1 \2/p;}' report.out |
+		tr '\n' ' '
 	grep -q damaged report.err && echo damaged
 }
 
