@@ -54,6 +54,8 @@ Usage: $0 [options] [builtin | kernel:DIR]
       --ratios       compare the loads' Ratios of builtin and kernel:DIR (given last)
       --loads 'L...' --ratios: the loads (default: process_load ctar_load io_load)
       --io-size S    --ratios: io_load's file size on both sides (default 1G)
+      --results DIR  --ratios: keep the records in DIR (made if missing); a later
+                     run with the same DIR adds its rounds to the summary
   -h, --help         this help
 The contest binary: \$CONTEST, else ./contest.
 EOF
@@ -63,6 +65,7 @@ quick=
 ratios=
 loads="process_load ctar_load io_load"
 io_size=1G
+results=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n|--rounds) rounds=${2:?}; shift ;;
@@ -75,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--ratios) ratios=1 ;;
 	--loads) loads=${2:?}; shift ;;
 	--io-size) io_size=${2:?}; shift ;;
+	--results) results=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
@@ -108,10 +112,14 @@ if [ -n "$ratios" ]; then
 	[ -n "$scale" ] && bopts+=(--scale "$scale")
 	kopts=(-w "$workload" --kconfig "$kconfig" --target "$target")
 	common=(-n 1 -j "$jobs" --io-size "$io_size" --work-dir "$scratch/work")
-	session() {	# session SIDE OPTS...: one contest session into SCRATCH/res-SIDE
+	res=$scratch	# where res-builtin and res-kernel go: the scratch, or --results DIR
+	if [ -n "$results" ]; then
+		mkdir -p "$results" && res=$(cd "$results" && pwd) || die "cannot make --results $results"
+	fi
+	session() {	# session SIDE OPTS...: one contest session into RES/res-SIDE
 		local side=$1
 		shift
-		"$contest" "$@" "${common[@]}" -d "$scratch/res-$side" -k "$side" --quiet \
+		"$contest" "$@" "${common[@]}" -d "$res/res-$side" -k "$side" --quiet \
 			noload $loads >/dev/null 2>"$scratch/$side.err" ||
 			die "contest ($side) failed: $(tail -n 5 "$scratch/$side.err")"
 		echo "  $side:$(last_session "$side")"
@@ -122,7 +130,7 @@ if [ -n "$ratios" ]; then
 	# (the Ratio divides by the same session's noload Time)
 	ratios_of() {
 		local side=$1
-		grep -h '^run ' "$scratch/res-$side"/*.results | awk -v side="$side" '
+		grep -h '^run ' "$res/res-$side"/*.results | awk -v side="$side" '
 		function f(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
 		{ s = f("session"); t = f("type"); e = f("elapsed_ns")
 		  if (f("valid") != 1) next
@@ -136,7 +144,7 @@ if [ -n "$ratios" ]; then
 	}
 	last_session() {	# last_session SIDE: the Ratios of its latest session, on one line
 		local s
-		s=$(grep -h '^run ' "$scratch/res-$1"/*.results | tail -n 1 | sed 's/.* session=\([^ ]*\) .*/\1/')
+		s=$(grep -h '^run ' "$res/res-$1"/*.results | tail -n 1 | sed 's/.* session=\([^ ]*\) .*/\1/')
 		ratios_of "$1" | awk -v s="$s" '$3 == s { printf " %s %.2f (load/build CPU %.2f);", $2, $4, $7; nl = $6 } END { printf " noload %.1f s\n", nl }'
 	}
 	echo "workload.sh --ratios: builtin${scale:+ --scale $scale} against $workload ($kconfig, $target), -j$jobs, $rounds rounds"
@@ -155,14 +163,36 @@ if [ -n "$ratios" ]; then
 	ratios_of builtin >"$scratch/ratios"
 	ratios_of kernel >>"$scratch/ratios"
 	echo
-	printf "%-14s %-22s %-22s %s\n" load "builtin Ratio (rounds)" "kernel Ratio (rounds)" "builtin/kernel"
+	# Rounds: the k-th session of builtin (by its start, the session id's
+	# leading seconds) with the k-th of the kernel.  builtin/kernel is the
+	# geometric mean of the rounds' quotients, with a 95% t interval on the
+	# log scale from the spread between rounds (n >= 2).
+	echo "per load: builtin/kernel (mean of rounds, 95% interval), then each round's builtin and kernel Ratio, oldest first"
 	for l in $loads; do
-		b=$(awk -v l="$l" '$1 == "builtin" && $2 == l { printf "%s%.2f", n++ ? " " : "", $4 }' "$scratch/ratios")
-		k=$(awk -v l="$l" '$1 == "kernel" && $2 == l { printf "%s%.2f", n++ ? " " : "", $4 }' "$scratch/ratios")
-		bm=$(awk -v l="$l" '$1 == "builtin" && $2 == l { s += $4; n++ } END { if (n) printf "%.2f", s / n }' "$scratch/ratios")
-		km=$(awk -v l="$l" '$1 == "kernel" && $2 == l { s += $4; n++ } END { if (n) printf "%.2f", s / n }' "$scratch/ratios")
-		printf "%-14s %-22s %-22s %s\n" "$l" "$bm ($b)" "$km ($k)" \
-			"$(awk -v a="$bm" -v b="$km" 'BEGIN { if (a && b) printf "%.2f", a / b; else print "-" }')"
+		awk -v l="$l" '
+		$2 == l { split($3, t, "-"); v[$1, t[1] "." t[2]] = $4 }
+		END {
+			tq[1] = 12.706; tq[2] = 4.303; tq[3] = 3.182; tq[4] = 2.776; tq[5] = 2.571
+			tq[6] = 2.447; tq[7] = 2.365; tq[8] = 2.306; tq[9] = 2.262; tq[10] = 2.228
+			for (k in v) { split(k, a, SUBSEP); n[a[1]]++; when[a[1], n[a[1]]] = a[2] }
+			for (sd in n) for (i = 2; i <= n[sd]; i++) for (j = i; j > 1 && when[sd, j - 1] + 0 > when[sd, j] + 0; j--) {
+				x = when[sd, j]; when[sd, j] = when[sd, j - 1]; when[sd, j - 1] = x }
+			m = n["builtin"] < n["kernel"] ? n["builtin"] : n["kernel"]
+			rounds = ""; s = 0
+			for (i = 1; i <= m; i++) {
+				b = v["builtin", when["builtin", i]]; k = v["kernel", when["kernel", i]]
+				q[i] = log(b / k); s += q[i]
+				rounds = rounds sprintf(" %.2f/%.2f", b, k)
+			}
+			if (!m) { printf "%-14s no round with both sides\n", l; exit }
+			mu = s / m; line = sprintf("%-14s n=%d builtin/kernel %.2f", l, m, exp(mu))
+			if (m > 1) {
+				ss = 0; for (i = 1; i <= m; i++) ss += (q[i] - mu) ^ 2
+				se = sqrt(ss / (m - 1) / m); tv = m - 1 <= 10 ? tq[m - 1] : 1.96
+				line = line sprintf(" (%.2f-%.2f)", exp(mu - tv * se), exp(mu + tv * se))
+			}
+			print line ";" rounds
+		}' "$scratch/ratios"
 	done
 	echo
 	echo "the load's CPU time / the build's CPU time in the loaded run (mean of rounds), and noload Times:"
@@ -173,8 +203,9 @@ if [ -n "$ratios" ]; then
 		done
 		printf "; noload %s s\n" "$(awk -v sd="$side" '$1 == sd { if (!($3 in seen)) { seen[$3] = 1; printf "%s%.1f", n++ ? " " : "", $6 } }' "$scratch/ratios")"
 	done
-	echo "builtin: contest ${bopts[*]} ${common[*]//$scratch/SCRATCH} -d SCRATCH/res-builtin -k builtin noload $loads"
-	echo "kernel:  contest ${kopts[*]} ${common[*]//$scratch/SCRATCH} -d SCRATCH/res-kernel -k kernel noload $loads"
+	shown_res=${res//$scratch/SCRATCH}
+	echo "builtin: contest ${bopts[*]} ${common[*]//$scratch/SCRATCH} -d $shown_res/res-builtin -k builtin noload $loads"
+	echo "kernel:  contest ${kopts[*]} ${common[*]//$scratch/SCRATCH} -d $shown_res/res-kernel -k kernel noload $loads"
 	echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at end; $(($(date +%s) - t0)) s in all"
 	exit 0
 fi
