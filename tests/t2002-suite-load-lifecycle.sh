@@ -110,7 +110,8 @@ ok "under the spin_load table: each invalid run with its reason" sh -c \
 	"grep -qx 'setup round 1 left out: spin_load setup: told to fail its setup' rep &&
 	 grep -q '^run round 1 left out: spin_load process [0-9]: told to fail in process [0-9]\$' rep &&
 	 grep -q '^die round 1 left out: spin_load process [0-9] (pid [0-9]*) died: killed by SIGKILL\$' rep &&
-	 grep -q '^killed round 1 left out: spin_load process [0-9] (pid $victim) died: killed by SIGKILL\$' rep"
+	 grep -q '^killed round 1 left out: spin_load process [0-9] (pid $victim) died: killed by SIGKILL\$' rep ||
+	 { grep -A1 'left out' rep; exit 1; }"
 ok "and not on stderr: the table says it" test ! -s err
 
 ok_eq "no process left behind" "$(leftovers)" ""
