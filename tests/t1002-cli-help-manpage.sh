@@ -1,31 +1,46 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# --help, the man page and the parser agree: every option and command of one
+# --help, the man pages and the parser agree: every option and command of one
 # is in the other, with the same ranges and defaults; COMMAND --help shows one
-# command; the man page has the sections a packager looks for.
+# command; contest.1 (the overview; a page per command beside it) has the
+# sections a packager looks for.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 export LC_ALL=C
-man="$TOP_SRCDIR/docs/contest.1"
+docs=$TOP_SRCDIR/docs
+man="$docs/contest.1"
+commands="run compare campaign report plot load list merge relabel env"
+pages="$man"
+for c in $commands; do
+	pages="$pages $docs/contest-$c.1"
+done
+loads7=$docs/contest-loads.7
+# the options a page defines: the --names of the line after each .TP
+man_options() {
+	awk 'prev == ".TP" && /^\.BR* / { print } { prev = $0 }' "$@" |
+		grep -o -- '\\-\\-[a-z][a-z\\-]*' | sed 's/\\-/-/g' | sort -u
+}
+# the options a --help defines: the first --name of each option line
+help_options() {
+	sed -n 's/^  \(-[a-zA-Z], \)\{0,1\} *\(--[a-z][a-z-]*\).*/\2/p' "$1" | sort -u
+}
 "$CONTEST" --help >help 2>err
 ok_eq "--help exits 0" "$?" 0
 ok "--help prints nothing on stderr" test ! -s err
 ok "--help shows the usage" grep -q "^Usage:" help
 
-# the options --help defines: the first --name of each option line
-sed -n 's/^  \(-[a-zA-Z], \)\{0,1\} *\(--[a-z][a-z-]*\).*/\2/p' help | sort -u >options
+help_options help >options
 ok "--help lists options" test "$(wc -l <options)" -gt 10
-# the options the man page defines: the --names of the line after each .TP
-awk 'prev == ".TP" && /^\.BR* / { print } { prev = $0 }' "$man" |
-	grep -o -- '\\-\\-[a-z][a-z\\-]*' | sed 's/\\-/-/g' | sort -u >man-options
-ok "the man page defines options" test "$(wc -l <man-options)" -gt 10
+# shellcheck disable=SC2086
+man_options $pages >man-options
+ok "the man pages define options" test "$(wc -l <man-options)" -gt 10
 for o in $(cat options); do
-	ok "man page documents $o" grep -qxF -- "$o" man-options
+	ok "a man page documents $o" grep -qxF -- "$o" man-options
 done
 for o in $(cat man-options); do
-	ok "$o of the man page is in --help" grep -qxF -- "$o" options
+	ok "$o of the man pages is in --help" grep -qxF -- "$o" options
 done
-for c in run compare campaign report plot load list merge relabel env; do
+for c in $commands; do
 	ok "man page documents the $c command" grep -q "^\.B $c\$\|^\.BR $c \|^\.SS $c\|contest $c" "$man"
 	ok "--help lists the $c command" grep -q "^  contest $c " help
 done
@@ -33,18 +48,22 @@ done
 # ---- ranges and defaults ----------------------------------------------------
 # The man page rendered, one line per option: "--name<TAB>its paragraph".
 if command -v nroff >/dev/null; then
-	nroff -man -rLL=4000n "$man" 2>/dev/null | sed 's/.\x08//g' | awk '
+	for p in $pages; do
+		nroff -man -rLL=4000n "$p" 2>/dev/null | sed 's/.\x08//g' | awk '
 		/^       -/ { n = split($0, w, /[ ,]+/); names = ""
 			     for (i = 1; i <= n; i++) if (w[i] ~ /^--[a-z]/) names = names " " w[i]
 			     desc = ""; next }
 		names != "" && NF { desc = desc " " $0; next }
 		names != "" { n = split(names, w, " ")
 			      for (i = 1; i <= n; i++) { gsub(/[ \t]+/, " ", desc); print w[i] "\t" desc }
-			      names = "" }' >man-text
-	ok "the man page renders, one paragraph per option" test "$(wc -l <man-text)" -gt 10
+			      names = "" }' >"man-text-$(basename "$p")"
+	done
+	cat man-text-* >man-text
+	ok "the man pages render, one paragraph per option" test "$(wc -l <man-text)" -gt 10
 	for o in $(cat options); do
 		line=$(grep -- "^ *\(-[a-zA-Z], \)\{0,1\}$o\( \|\$\)" help | head -1)
-		text=$(grep -- "^$o	" man-text | cut -f2)
+		# its paragraph (the same in every page that has it)
+		text=$(awk -F '\t' -v o="$o" '$1 == o && $2 != "" { print $2; exit }' man-text)
 		# the range the parser enforces, from its message for a bad value
 		# (an unknown option after it: whatever parses, nothing runs)
 		for c in run report list load compare campaign plot env; do
@@ -83,8 +102,9 @@ for v in $(grep -ho 'getenv("[A-Z_]*")' "$TOP_SRCDIR"/src/*/*.c "$TOP_SRCDIR"/lo
 	if grep -qx "$v" strings; then
 		ok "ENVIRONMENT names $v, which the code reads" grep -q "^\.BR* .*\<$v\>" envsec
 	else
+		# shellcheck disable=SC2086
 		ok "$v is read by the test build only, and not offered to users" \
-			sh -c '! grep -q "$1" "$2"' sh "$v" "$man"
+			sh -c 'v=$1; shift; ! grep -q "$v" "$@"' sh "$v" $pages "$loads7"
 	fi
 done
 for v in $(grep -ho 'setenv("[A-Z_]*"' "$TOP_SRCDIR"/src/*/*.c | sed 's/.*("\(.*\)"/\1/' | sort -u); do
