@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # --help, the man pages and the parser agree: every option and command of one
 # is in the other, with the same ranges and defaults; COMMAND --help shows one
-# command; contest.1 (the overview; a page per command beside it) has the
-# sections a packager looks for.
+# command, and its page, contest-COMMAND.1, has the options it lists and no
+# other (as git and perf have a page per command: contest.1 the overview,
+# contest-loads.7 the run types); an option in several pages reads the same
+# in each; contest.1 has the sections a packager looks for.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 export LC_ALL=C
@@ -45,6 +47,50 @@ for c in $commands; do
 	ok "--help lists the $c command" grep -q "^  contest $c " help
 done
 
+# ---- a page per command: COMMAND --help and contest-COMMAND.1 agree ----------
+for c in $commands; do
+	page=$docs/contest-$c.1
+	ok "contest-$c.1 exists" test -s "$page"
+	"$CONTEST" "$c" --help >"help-$c" 2>/dev/null
+	help_options "help-$c" >"options-$c"
+	man_options "$page" >"man-options-$c" 2>/dev/null
+	for o in $(cat "options-$c"); do
+		ok "contest-$c.1 documents $o, which $c --help lists" grep -qxF -- "$o" "man-options-$c"
+	done
+	for o in $(cat "man-options-$c"); do
+		ok "$o of contest-$c.1 is in $c --help" grep -qxF -- "$o" "options-$c"
+	done
+	ok "contest-$c.1 is named contest-$c" grep -q "^contest\\\\-$c \\\\- " "$page"
+	ok "contest-$c.1 has NAME, SYNOPSIS, DESCRIPTION, OPTIONS and SEE ALSO" sh -c '
+		for s in NAME SYNOPSIS DESCRIPTION OPTIONS "SEE ALSO"; do
+			grep -qx ".SH $s" "$1" || { echo "no .SH $s"; exit 1; }
+		done' sh "$page"
+	ok "contest-$c.1 names contest(1) in SEE ALSO" sh -c \
+		'sed -n "/^\.SH SEE ALSO/,/^\.SH/p" "$1" | grep -q "^\.BR contest (1)"' sh "$page"
+	ok "contest.1 points to contest-$c(1)" grep -q "^\.BR contest\\\\-$c (1)" "$man"
+	ok "make install installs contest-$c.1 (Makefile.am)" grep -q "[ 	]docs/contest-$c\.1\>" "$TOP_SRCDIR/Makefile.am"
+done
+# the run types: contest-loads.7 describes every one 'contest list' lists
+ok "contest-loads.7 exists" test -s "$loads7"
+ok "make install installs contest-loads.7 (Makefile.am)" grep -q "[ 	]docs/contest-loads\.7\>" "$TOP_SRCDIR/Makefile.am"
+ok "contest.1 points to contest-loads(7)" grep -q "^\.BR contest\\\\-loads (7)" "$man"
+"$CONTEST" list >list 2>/dev/null
+awk 'NR > 1 && /^[a-z]/ { print $1 } /^$/ { exit }' list >runtypes
+ok "contest list lists run types" test "$(wc -l <runtypes)" -gt 5
+awk 'prev == ".TP" { print } { prev = $0 }' "$loads7" >loads7-tags
+for t in $(cat runtypes); do
+	ok "contest-loads.7 describes $t" grep -q "^\.BR* \(.* \)\{0,1\}$t\( \|\$\)" loads7-tags
+done
+# every page renders without a warning
+if command -v groff >/dev/null; then
+	for p in $pages "$loads7"; do
+		ok "$(basename "$p") renders without a warning (groff -ww)" sh -c \
+			'w=$(groff -man -Tutf8 -ww -z "$1" 2>&1); [ -z "$w" ] || { printf "%s\n" "$w"; exit 1; }' sh "$p"
+	done
+else
+	skip "groff is not installed: the pages' warnings not looked for"
+fi
+
 # ---- ranges and defaults ----------------------------------------------------
 # The man page rendered, one line per option: "--name<TAB>its paragraph".
 if command -v nroff >/dev/null; then
@@ -60,6 +106,17 @@ if command -v nroff >/dev/null; then
 	done
 	cat man-text-* >man-text
 	ok "the man pages render, one paragraph per option" test "$(wc -l <man-text)" -gt 10
+	# an option several commands take is described in each one's page, in
+	# the same words (but --latency: report's tables, plot's chart)
+	for p in man-text-*; do
+		cut -f1 "$p" | sort -u
+	done | sort | uniq -d >shared
+	ok "options are shared between pages" test "$(wc -l <shared)" -gt 10
+	for o in $(cat shared); do
+		[ "$o" = --latency ] && continue
+		ok "$o reads the same in every page that has it" test "$(awk -F '\t' -v o="$o" \
+			'$1 == o && $2 != ""' man-text | sort -u | wc -l)" = 1
+	done
 	for o in $(cat options); do
 		line=$(grep -- "^ *\(-[a-zA-Z], \)\{0,1\}$o\( \|\$\)" help | head -1)
 		# its paragraph (the same in every page that has it)
