@@ -55,13 +55,21 @@ ok_eq "every source file has an SPDX-License-Identifier line" \
 	"$(wc -l <sources)"
 ok "none is missing one (the list: unlicensed)" sh -c '! test -s unlicensed || { sed "s/^/# no SPDX line: /" unlicensed | head -20; false; }'
 
-# ---- installed: the program, the man page and docs/formats.md
+# ---- installed: the program, the man pages and docs/formats.md
 if [ -w "$TOP_BUILDDIR" ]; then
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$TOP_BUILDDIR" install \
 		DESTDIR="$T_DIR/inst" >install.log 2>&1
 	ok "make install DESTDIR=... works" test "$?" = 0
 	ok "it installs the program" sh -c 'find inst -path "*/bin/contest" | grep -q .'
-	ok "it installs the man page" sh -c 'find inst -path "*/man1/contest.1" | grep -q .'
+	# the overview, a page per command and contest-loads.7, each where man finds it
+	ok "it installs the man pages (docs/*.1 in man1, docs/*.7 in man7)" sh -c '
+		n=0
+		for p in "$1"/docs/*.1 "$1"/docs/*.7; do
+			s=${p##*.}
+			find inst -path "*/man$s/${p##*/}" | grep -q . || { echo "not installed: $p"; exit 1; }
+			n=$((n + 1))
+		done
+		test $n -gt 2' sh "$top"
 	ok "it installs docs/formats.md" sh -c 'find inst -path "*/doc/contest/formats.md" | grep -q .'
 else
 	skip "the build directory is read-only: make install not tried"

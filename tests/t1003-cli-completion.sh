@@ -3,9 +3,9 @@
 # The bash completion (contrib/completion/contest.bash) completes commands,
 # options, values, run types and labels from the contest it completes, and
 # offers nothing that contest does not have: every command it offers runs,
-# every option it offers is in the man page, every --format it offers is
-# taken.  Run in a bash without bash-completion and, where it is installed,
-# with it.
+# every option it offers is in its command's man page, every --format it
+# offers is taken.  Run in a bash without bash-completion and, where it is
+# installed, with it.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v bash >/dev/null 2>&1 || skip_all "no bash to source the completion in"
@@ -90,16 +90,16 @@ for t in $(tab './contest run '); do
 	grep -qx "$t" runtypes || bad="$bad $t"
 done
 ok_eq "every run type offered is one 'contest list' lists" "$bad" ""
-# the options the man page defines, as t1002 reads them
-awk 'prev == ".TP" && /^\.BR* / { print } { prev = $0 }' "$TOP_SRCDIR/docs/contest.1" |
-	grep -o -- '\\-\\-[a-z][a-z\\-]*' | sed 's/\\-/-/g' | sort -u >man-options
+# the options each command's page defines, as t1002 reads them
 bad=
 for c in run compare report plot load list env merge relabel; do
+	awk 'prev == ".TP" && /^\.BR* / { print } { prev = $0 }' "$TOP_SRCDIR/docs/contest-$c.1" |
+		grep -o -- '\\-\\-[a-z][a-z\\-]*' | sed 's/\\-/-/g' | sort -u >man-options
 	for o in $(tab "./contest $c --"); do
 		grep -qxF -- "$o" man-options || bad="$bad $c:$o"
 	done
 done
-ok_eq "every option offered is in the man page" "$bad" ""
+ok_eq "every option offered is in its command's man page (docs/contest-COMMAND.1)" "$bad" ""
 bad=
 for f in $(tab './contest report --format '); do
 	"$CONTEST" report -d res --format "$f" >/dev/null 2>&1 || bad="$bad $f"

@@ -4,7 +4,7 @@
 # (make distdir), contrib/debian copied in as debian/, dpkg-buildpackage
 # -us -uc -b (tests skipped: DEB_BUILD_OPTIONS=nocheck; the suite is this
 # one), the .deb unpacked with dpkg -x into a scratch root, where contest
-# runs and its man page renders; the completion and the campaign's unit are
+# runs and its man pages render; the completion and the campaign's unit are
 # in it, the unit not enabled by the package.  Then contrib/contest.spec
 # with rpmbuild where it is installed.  Nothing is installed on the machine.
 . "$TOP_SRCDIR/tests/lib.sh"
@@ -41,10 +41,14 @@ else
 		"$(root/usr/bin/contest --version | head -n 1)" "contest $version"
 	ok "the packaged contest lists its run types" sh -c 'root/usr/bin/contest list | grep -q "^process_load "'
 	if command -v man >/dev/null 2>&1; then
-		for page in root/usr/share/man/man*/*; do
-			ok "man -l ${page#root} renders its NAME" \
-				sh -c "man -l '$page' 2>/dev/null | grep -q '^NAME'"
-		done
+		# contest.1, a page per command and contest-loads.7: as many as docs/ has
+		ok "man -l renders the NAME of every page the .deb holds, as many as docs/ has" sh -c '
+			n=0
+			for page in root/usr/share/man/man*/*; do
+				man -l "$page" 2>/dev/null | grep -q "^NAME" || { echo "no NAME: ${page#root}"; exit 1; }
+				n=$((n + 1))
+			done
+			test "$n" -eq "$(ls "$1"/docs/*.[1-9] | wc -l)" || { echo "$n pages"; exit 1; }' sh "$TOP_SRCDIR"
 	else
 		skip "no man to render the pages with"
 	fi
