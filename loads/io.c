@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,12 @@
 struct io_state {
 	char *dir;	/* io_other: the directory made in other_dir; else NULL */
 	char *path;	/* the file written again and again */
+};
+
+const struct load_option io_options[] = {
+	{ "io-size", "SIZE", "file size (default RAM, bounded by free space)",
+	  LOAD_OPT_SIZE, offsetof(struct io_opts, size), 0x1p20, 0x1p50 },
+	{ NULL },
 };
 
 static int is_other(const struct load_ctx *c)
@@ -92,6 +99,7 @@ static uint64_t io_fits(uint64_t avail)
 int io_file_size(struct load_ctx *c, const char *where, const char *elsewhere,
 		 char *why, size_t len)
 {
+	const struct io_opts *o = c->opts;
 	char sfit[32], sfree[32], swant[32];
 	uint64_t avail, fit, want;
 
@@ -102,8 +110,8 @@ int io_file_size(struct load_ctx *c, const char *where, const char *elsewhere,
 	fit = io_fits(avail);
 	format_size(avail, sfree, sizeof(sfree));
 	format_size(fit, sfit, sizeof(sfit));
-	if (c->env->io_size) {
-		want = c->env->io_size;
+	if (o->size) {
+		want = o->size;
 		format_size(want, swant, sizeof(swant));
 		if (want > fit) {
 			snprintf(why, len, "--io-size %s does not fit in %s: %s free there, "
@@ -334,6 +342,8 @@ const struct load_ops io_load = {
 	.name = "io_load",
 	.summary = "dd if=/dev/zero of=FILE bs=1M count=RAM, again and again",
 	.unit = "one complete file",
+	.options = io_options,
+	.option_struct_size = sizeof(struct io_opts),
 	.flags = LOAD_WORK_DISK | LOAD_IO_SYNC,
 	.check = io_check,
 	.describe = io_describe,
@@ -348,6 +358,8 @@ const struct load_ops io_other_load = {
 	.name = "io_other",
 	.summary = "as io_load (dd), in a directory on another disk (-o DIR)",
 	.unit = "one complete file",
+	.options = io_options,
+	.option_struct_size = sizeof(struct io_opts),
 	.flags = LOAD_NEEDS_OTHER | LOAD_IO_SYNC,
 	.check = io_check,
 	.describe = io_describe,

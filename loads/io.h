@@ -8,6 +8,12 @@
 
 #include "loads/load.h"
 
+/* The option io_load, io_other and read_load share (their option struct). */
+struct io_opts {
+	uint64_t size;          /* --io-size, 0 = RAM */
+};
+extern const struct load_option io_options[];
+
 /* Resolve the file size into c->size (and the natural MB unit): --io-size,
  * else RAM (64 MiB with --quick), never more than half the free space of the
  * file system holding `where` nor leaving less than 1 GiB free.  An explicit

@@ -50,6 +50,7 @@
 #include <linux/magic.h>
 #include <pwd.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +116,25 @@ struct frame {
 	size_t subdirs_len, subdirs_cap, next;
 };
 
+/* list_load's option, as given (NULL: not given). */
+struct list_opts {
+	const char *root;
+};
+
+static const struct load_option list_options[] = {
+	{ "root", "DIR", "where the listing starts (default /)",
+	  LOAD_OPT_STRING, offsetof(struct list_opts, root), 0, 0 },
+	{ NULL },
+};
+
+/* Where the listing starts: --root, else /. */
+static const char *list_root(const struct load_ctx *c)
+{
+	const struct list_opts *o = c->opts;
+
+	return o->root ? o->root : "/";
+}
+
 struct lister {
 	struct load_ctx *c;
 	const char *root;
@@ -166,7 +186,7 @@ static void lister_init(struct lister *l, struct load_ctx *c, int counting)
 {
 	memset(l, 0, sizeof(*l));
 	l->c = c;
-	l->root = c->env->list_root ? c->env->list_root : "/";
+	l->root = list_root(c);
 	l->counting = counting;
 	l->out_fd = -1;
 	l->groups.groups = 1;
@@ -801,8 +821,7 @@ static int list_check(struct load_ctx *c, char *why, size_t len)
 
 static void list_describe(const struct load_ctx *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "entries: %ju under %s", (uintmax_t)c->size,
-		 c->env->list_root ? c->env->list_root : "/");
+	snprintf(buf, len, "entries: %ju under %s", (uintmax_t)c->size, list_root(c));
 }
 
 static int list_run(struct load_ctx *c, unsigned idx)
@@ -845,6 +864,8 @@ const struct load_ops list_load = {
 	.name = "list_load",
 	.summary = "lists the file system like ls -lRa / into /dev/null",
 	.unit = "one complete listing",
+	.options = list_options,
+	.option_struct_size = sizeof(struct list_opts),
 	.check = list_check,
 	.describe = list_describe,
 	.params = list_params,

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct record;
+union load_value;
 
 /* What the harness knows about the machine and the user's choices.  Filled
  * once per suite; loads read it and never change it.  Sizes are bytes; a
@@ -22,13 +23,34 @@ struct load_env {
 	uint64_t mem_available; /* MemAvailable at preflight */
 	uint64_t swap_free;     /* SwapFree at preflight */
 	uint64_t swap_room;     /* RAM that paging out can free then (swap.h) */
-	/* tunables from the command line, 0 = default */
-	uint64_t io_size;
-	uint64_t mem_size;
-	unsigned procs;
-	unsigned chunks;
-	uint64_t chunk_size;
 	int io_sync;            /* --io-sync: io, ctar and xtar get each unit to the device */
+	/* The harness's: the values of every load's options as given on the
+	 * command line (loads/registry.h).  A load reads its own, c->opts. */
+	const union load_value *values;
+};
+
+/* One option of a load, on the command line of run, load and list (and of
+ * compare and campaign).  A load declares its options in its load_ops;
+ * the command line, --help and so the man page's check (tests/t1002) are
+ * made from those tables (loads/registry.c walks them).  The value given
+ * is in the load's own option struct, c->opts, at `offset`; what was not
+ * given is 0 (NULL), for the load's default. */
+enum load_opt_type {
+	LOAD_OPT_WHOLE,         /* uint64_t, a whole number from min to max */
+	LOAD_OPT_SIZE,          /* uint64_t, bytes from min to max: K, M, G or T */
+	LOAD_OPT_STRING,        /* const char * */
+	LOAD_OPT_FLAG,          /* int, 1 when given; arg NULL */
+};
+
+struct load_option {
+	const char *name;       /* "procs", for --procs */
+	const char *arg;        /* its value in --help: "N"; NULL for a flag */
+	/* One line for --help, after the names of the loads that take it:
+	 * "processes in the ring (default 4 x online CPUs)". */
+	const char *help;
+	enum load_opt_type type;
+	size_t offset;          /* of its value in the load's option struct */
+	double min, max;        /* LOAD_OPT_WHOLE and LOAD_OPT_SIZE */
 };
 
 /* One load within one suite.  The harness owns it; a load keeps its own
@@ -44,6 +66,7 @@ struct load_ctx {
 	double natural_per_unit;
 	const char *natural_unit;
 	unsigned nprocs;        /* processes to fork for run(); setup() may change it (default 1) */
+	const void *opts;       /* the load's option struct, its options' values (see options) */
 	void *priv;             /* the load's own state */
 	struct load_proc *self; /* harness-private: the calling process's slot */
 };
@@ -70,6 +93,13 @@ struct load_ops {
 	const char *summary; /* one line for `contest list` */
 	const char *unit;    /* what one unit of Loads is: "one complete archive" */
 	unsigned flags;
+	/* The load's options, ended by one without a name, and the size of the
+	 * struct their values are in (c->opts), as fio's engines declare theirs.
+	 * Loads that share an option (--io-size) declare it alike, and it is
+	 * one option of the command line.  Checked at start-up
+	 * (load_registry_check()). */
+	const struct load_option *options;
+	size_t option_struct_size;
 
 	/* Preflight, once per suite before anything heavy: resolve sizes into
 	 * c->size, check that the load can run here.  0, or -1 with why. */

@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,17 @@
 #define PAGES_PER_STEP 4096		/* pages between progress reports and stop checks */
 #define SHUFFLE_SEED UINT64_C(0x636f6e7465737421)
 
+/* mem_load's option, as given (0: not given). */
+struct mem_opts {
+	uint64_t size;
+};
+
+static const struct load_option mem_options[] = {
+	{ "mem-size", "SIZE", "memory referenced (default 110% of RAM, bounded without swap)",
+	  LOAD_OPT_SIZE, offsetof(struct mem_opts, size), 0x1p20, 0x1p50 },
+	{ NULL },
+};
+
 enum origin { FROM_OPTION, FROM_QUICK, FROM_RAM };
 
 /* How the size was chosen, from the load_env alone: check() and describe()
@@ -60,12 +72,15 @@ struct plan {
 	int bounded;		/* want cut down to the limit */
 };
 
-static void make_plan(const struct load_env *e, struct plan *p)
+static void make_plan(const struct load_ctx *c, struct plan *p)
 {
+	const struct load_env *e = c->env;
+	const struct mem_opts *o = c->opts;
+
 	memset(p, 0, sizeof(*p));
-	if (e->mem_size) {
+	if (o->size) {
 		p->origin = FROM_OPTION;
-		p->want = e->mem_size;
+		p->want = o->size;
 	} else if (e->quick) {
 		p->origin = FROM_QUICK;
 		p->want = QUICK_SIZE;
@@ -118,7 +133,7 @@ static int mem_check(struct load_ctx *c, char *why, size_t len)
 		snprintf(why, len, "cannot read MemTotal and MemAvailable from /proc/meminfo");
 		return -1;
 	}
-	make_plan(e, &p);
+	make_plan(c, &p);
 	format_size(p.want, want, sizeof(want));
 	format_size(p.limit, limit, sizeof(limit));
 	format_size(e->mem_available, avail, sizeof(avail));
@@ -161,7 +176,7 @@ static void mem_describe(const struct load_ctx *c, char *buf, size_t len)
 	char from[64], pages[160];
 	struct plan p;
 
-	make_plan(e, &p);
+	make_plan(c, &p);
 	format_size(c->size, size, sizeof(size));
 	format_size(e->mem_total, total, sizeof(total));
 	format_size(e->mem_available, avail, sizeof(avail));
@@ -228,7 +243,7 @@ static uint64_t memory_floor(const struct load_ctx *c)
 	if (test && parse_u64(test, 0, UINT64_MAX, &v) == 0)
 		return v;
 #endif
-	make_plan(c->env, &p);
+	make_plan(c, &p);
 	return p.reserve / 2;
 }
 
@@ -354,6 +369,8 @@ const struct load_ops mem_load = {
 	.name = "mem_load",
 	.summary = "references 110% of RAM (bounded) in a cache-missing page order",
 	.unit = "one complete pass",
+	.options = mem_options,
+	.option_struct_size = sizeof(struct mem_opts),
 	.check = mem_check,
 	.describe = mem_describe,
 	.params = mem_params,

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,16 +48,34 @@ struct ring {
 	int (*fd)[2];		/* pipe i: read by process i, written by i - 1 */
 };
 
+/* process_load's options, as given (0: not given). */
+struct process_opts {
+	uint64_t procs, chunks, chunk_size;
+};
+
+static const struct load_option process_options[] = {
+	{ "procs", "N", "processes in the ring (default 4 x online CPUs)",
+	  LOAD_OPT_WHOLE, offsetof(struct process_opts, procs), 2, 4096 },
+	{ "chunks", "N", "chunks passed around the ring (default 2)",
+	  LOAD_OPT_WHOLE, offsetof(struct process_opts, chunks), 1, 4096 },
+	{ "chunk-size", "SIZE", "bytes in a chunk (default 8K)",
+	  LOAD_OPT_SIZE, offsetof(struct process_opts, chunk_size), 1, 0x1p30 },
+	{ NULL },
+};
+
 struct shape {
 	unsigned procs, chunks;
 	uint64_t chunk_size;
 };
 
-static void resolve(const struct load_env *e, struct shape *s)
+static void resolve(const struct load_ctx *c, struct shape *s)
 {
-	s->procs = e->procs ? e->procs : 4 * (e->ncpus ? e->ncpus : 1);
-	s->chunks = e->chunks ? e->chunks : DEFAULT_CHUNKS;
-	s->chunk_size = e->chunk_size ? e->chunk_size : DEFAULT_CHUNK_SIZE;
+	const struct process_opts *o = c->opts;
+	unsigned ncpus = c->env->ncpus;
+
+	s->procs = o->procs ? (unsigned)o->procs : 4 * (ncpus ? ncpus : 1);
+	s->chunks = o->chunks ? (unsigned)o->chunks : DEFAULT_CHUNKS;
+	s->chunk_size = o->chunk_size ? o->chunk_size : DEFAULT_CHUNK_SIZE;
 }
 
 static int process_check(struct load_ctx *c, char *why, size_t len)
@@ -67,7 +86,7 @@ static int process_check(struct load_ctx *c, char *why, size_t len)
 	struct rlimit rl;
 	char a[32], b[32];
 
-	resolve(e, &s);
+	resolve(c, &s);
 	in_flight = (uint64_t)s.chunks * s.chunk_size;
 	buffers = (uint64_t)s.procs * s.chunk_size;
 	if (s.chunks >= s.procs && in_flight > PIPE_DEFAULT_SIZE) {
@@ -104,7 +123,7 @@ static void process_describe(const struct load_ctx *c, char *buf, size_t len)
 	struct shape s;
 	char size[32];
 
-	resolve(c->env, &s);
+	resolve(c, &s);
 	format_size(s.chunk_size, size, sizeof(size));
 	snprintf(buf, len, "%u processes, %u chunk%s of %s", s.procs, s.chunks,
 		 s.chunks == 1 ? "" : "s", size);
@@ -158,7 +177,7 @@ static int process_setup(struct load_ctx *c, char *why, size_t len)
 	struct shape s;
 
 	process_cleanup(c);
-	resolve(c->env, &s);
+	resolve(c, &s);
 	r = xcalloc(1, sizeof(*r));
 	r->n = s.procs;
 	r->chunks = s.chunks;
@@ -289,7 +308,7 @@ static void process_params(const struct load_ctx *c, struct record *r)
 {
 	struct shape s;
 
-	resolve(c->env, &s);
+	resolve(c, &s);
 	load_param(r, "procs", s.procs);
 	load_param(r, "chunks", s.chunks);
 	load_param(r, "chunk_size", s.chunk_size);
@@ -299,6 +318,8 @@ const struct load_ops process_load = {
 	.name = "process_load",
 	.summary = "4 x CPUs processes passing 2 chunks of 8 KiB around a ring of pipes",
 	.unit = "10,000 chunk hops",
+	.options = process_options,
+	.option_struct_size = sizeof(struct process_opts),
 	.check = process_check,
 	.describe = process_describe,
 	.params = process_params,

@@ -7,8 +7,15 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "loads/registry.h"
 #include "results/latency.h"
 #include "tap.h"
+
+/* The value given to a load's option, by its name. */
+static uint64_t number(const struct config *cfg, const char *name)
+{
+	return load_value_of(cfg->load_values, name)->number;
+}
 
 static int dummy(struct config *cfg)
 {
@@ -64,9 +71,10 @@ int main(void)
 	   !strcmp(c.baseline, "ref") && c.nargs == 2, "report --baseline and labels");
 	ok(parse("contest list", &c) == 0 && c.cmd == CMD_LIST, "list");
 	ok(parse("contest load process_load -t 2.5 --procs 6", &c) == 0 && c.cmd == CMD_LOAD &&
-	   c.seconds == 2.5 && c.procs == 6 && c.nargs == 1, "load NAME -t --procs");
+	   c.seconds == 2.5 && number(&c, "procs") == 6 && c.nargs == 1, "load NAME -t --procs");
 	ok(parse("contest --io-size 64M --mem-size 1g --chunk-size 8K", &c) == 0 &&
-	   c.io_size == 64u << 20 && c.mem_size == 1u << 30 && c.chunk_size == 8192,
+	   number(&c, "io-size") == 64u << 20 && number(&c, "mem-size") == 1u << 30 &&
+	   number(&c, "chunk-size") == 8192,
 	   "sizes with suffixes");
 	ok(parse("contest --load-nice -5", &c) == 0 && c.load_nice == -5, "a negative nice value");
 	ok(parse("contest noload", &c) == 0 && c.probe == PROBE_LIGHT &&

@@ -16,6 +16,7 @@
 #include "run/suite.h"
 #include "run/workload.h"
 #include "report/report.h"
+#include "loads/registry.h"
 #include "loads/runtype.h"
 #include "results/latency.h"
 #include "lib/swap.h"
@@ -27,8 +28,7 @@ enum {
 	OPT_JOBS = 'j', OPT_OTHER = 'o', OPT_TIME = 't',
 	OPT_OUTPUT = 'o',	/* plot's -o: told apart from OPT_OTHER by the command */
 	OPT_WORK_DIR = 256, OPT_QUICK, OPT_SCALE, OPT_LEAD_TIME, OPT_BASELINE,
-	OPT_LOAD_NICE, OPT_PROCS, OPT_CHUNKS, OPT_CHUNK_SIZE, OPT_IO_SIZE, OPT_IO_SYNC,
-	OPT_MEM_SIZE, OPT_ROOT, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
+	OPT_LOAD_NICE, OPT_IO_SYNC, OPT_KCONFIG, OPT_TARGET, OPT_IN_TREE, OPT_BUILD_CMD,
 	OPT_CLEAN_CMD, OPT_LOAD_SESSION, OPT_PRECISION, OPT_MAX_RUNS, OPT_STATS, OPT_COLUMNS, OPT_LATENCY,
 	OPT_DELAYS,
 	OPT_ALPHA, OPT_FORMAT, OPT_DRY_RUN, OPT_QUIET, OPT_POOL_NOLOAD, OPT_SWAP,
@@ -37,6 +37,7 @@ enum {
 	OPT_RUNS_PER_BOOT, OPT_SETTLE, OPT_CAMPAIGN, OPT_TYPE, OPT_COUNT, OPT_NO_PROBE, OPT_NO_LATENCY, OPT_NO_DELAYS,
 	OPT_MERGE,
 	OPT_WIDE,
+	OPT_LOAD = 1024,	/* + its slot: a load's own option (loads/registry.h) */
 };
 
 #define ALL (CMD_RUN | CMD_REPORT | CMD_LIST | CMD_LOAD | CMD_ENV | CMD_PLOT | CMD_MERGE | CMD_COMPARE | \
@@ -53,13 +54,18 @@ enum opt_kind {
 	NICE,		/* int64_t field */
 	SECONDS,	/* double field */
 	SIZE,		/* uint64_t field, with K, M, G or T */
+	LOAD_OPTIONS,	/* not an option: where a load's own options go (opts) */
 };
 
 #define SET(kind, f) kind, offsetof(struct config, f), 0, 0
 #define RANGE(kind, f, min, max) kind, offsetof(struct config, f), min, max
 #define OWN SPECIAL, 0, 0, 0
+/* The options load declares (loads/load.h), here; NULL: every load option
+ * not placed before, in the registry's order. */
+#define OPTIONS_OF(load) 0, load, NULL, LOADS, NULL, LOAD_OPTIONS, 0, 0, 0
 
-/* Every option, once: parsing and --help both come from this table.  An arg
+/* Every option, once: parsing and --help both come from this table, with
+ * the loads' own options where its LOAD_OPTIONS rows say (table[]).  An arg
  * in brackets is optional (--name=VALUE or --name alone). */
 static const struct opt {
 	int id;
@@ -236,33 +242,85 @@ static const struct opt {
 	{ OPT_NO_DELAYS, "no-delays", NULL, CMD_RUN | CMD_LOAD,
 	  "no delay accounting or PSI: kernel.task_delayacct untouched, no cgroup for the build",
 	  SET(FLAG, no_delays) },
-	{ OPT_PROCS, "procs", "N", LOADS,
-	  "process_load: processes in the ring (default 4 x online CPUs)",
-	  RANGE(WHOLE, procs, 2, 4096) },
-	{ OPT_CHUNKS, "chunks", "N", LOADS,
-	  "process_load: chunks passed around the ring (default 2)",
-	  RANGE(WHOLE, chunks, 1, 4096) },
-	{ OPT_CHUNK_SIZE, "chunk-size", "SIZE", LOADS,
-	  "process_load: bytes in a chunk (default 8K)",
-	  RANGE(SIZE, chunk_size, 1, 0x1p30) },
-	{ OPT_IO_SIZE, "io-size", "SIZE", LOADS,
-	  "io_load, io_other, read_load: file size (default RAM, bounded by free space)",
-	  RANGE(SIZE, io_size, 0x1p20, 0x1p50) },
+	/* the loads' own options, in the order --help has always shown them */
+	{ OPTIONS_OF("process_load") },
+	{ OPTIONS_OF("io_load") },
+	/* a mode of the suite's, which keeps a label's runs all synced or not */
 	{ OPT_IO_SYNC, "io-sync", NULL, LOADS,
 	  "io_load, io_other, ctar_load, xtar_load: sync each unit to disk (dd, tar do not)",
 	  SET(FLAG, io_sync) },
-	{ OPT_MEM_SIZE, "mem-size", "SIZE", LOADS,
-	  "mem_load: memory referenced (default 110% of RAM, bounded without swap)",
-	  RANGE(SIZE, mem_size, 0x1p20, 0x1p50) },
-	{ OPT_ROOT, "root", "DIR", LOADS,
-	  "list_load: where the listing starts (default /)",
-	  SET(STRING, list_root) },
+	{ OPTIONS_OF("mem_load") },
+	{ OPTIONS_OF("list_load") },
+	{ OPTIONS_OF(NULL) },
 	{ OPT_REPORT, "report", NULL, ALL,
 	  "same as the report command (contest's -r habit)",
 	  OWN },
 	{ OPT_HELP, "help", NULL, ALL, "print this help and exit", OWN },
 	{ OPT_VERSION, "version", NULL, ALL, "print the version and exit", OWN },
 };
+
+/* opts with every LOAD_OPTIONS row replaced by the options of its load
+ * that no row placed before: what parsing and --help read (make_table()). */
+static struct opt table[ARRAY_SIZE(opts) + LOAD_OPTIONS_MAX];
+static size_t ntable;
+/* their --help lines: "io_load, io_other, read_load: file size (...)" */
+static char load_helps[LOAD_OPTIONS_MAX][256];
+
+/* The load option in slot into table, once: it sets cfg->load_values[slot]. */
+static void place_load_option(size_t slot, int *placed)
+{
+	static const enum opt_kind kinds[] = {
+		[LOAD_OPT_WHOLE] = WHOLE, [LOAD_OPT_SIZE] = SIZE, [LOAD_OPT_STRING] = STRING,
+		[LOAD_OPT_FLAG] = FLAG,
+	};
+	const struct load_option *lo = load_option_at(slot);
+	char loads[160];
+
+	if (slot >= LOAD_OPTIONS_MAX || placed[slot] || !lo)
+		return;	/* too many: load_registry_check() says so */
+	placed[slot] = 1;
+	load_option_loads(slot, loads, sizeof(loads));
+	snprintf(load_helps[slot], sizeof(load_helps[slot]), "%s: %s", loads, lo->help);
+	table[ntable++] = (struct opt){
+		OPT_LOAD + (int)slot, lo->name, lo->arg, LOADS, load_helps[slot], kinds[lo->type],
+		offsetof(struct config, load_values) + slot * sizeof(union load_value),
+		lo->min, lo->max
+	};
+}
+
+static void make_table(void)
+{
+	int placed[LOAD_OPTIONS_MAX] = { 0 };
+
+	if (ntable)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+		const struct load_ops *ops;
+
+		if (opts[i].kind != LOAD_OPTIONS) {
+			table[ntable++] = opts[i];
+		} else if (!opts[i].name) {
+			for (size_t s = 0; s < load_option_count(); s++)
+				place_load_option(s, placed);
+		} else if ((ops = load_find(opts[i].name))) {
+			for (const struct load_option *o = ops->options; o && o->name; o++)
+				place_load_option(load_option_slot(o->name), placed);
+		}
+	}
+}
+
+int cli_check(char *why, size_t len)
+{
+	if (load_registry_check(why, len))
+		return -1;
+	make_table();
+	for (size_t i = 0; i < ntable; i++)
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(table[i].name, table[k].name))
+				return whyf(why, len, "two options are named --%s (one of them a "
+					    "load's)", table[i].name);
+	return 0;
+}
 
 /* What --version adds under the version: the licence, as GNU tools say it. */
 #define LICENCE "License GPL-2.0-or-later: GNU GPL version 2 or later " \
@@ -328,6 +386,7 @@ void cli_help(FILE *f, const struct command *cmds)
 		{ ALL, "Options of every command" },
 	};
 
+	make_table();
 	fputs("Usage:\n", f);
 	for (const struct command *c = cmds; c->name; c++)
 		fprintf(f, "  contest %s %s\n", c->name, c->usage);
@@ -338,9 +397,9 @@ void cli_help(FILE *f, const struct command *cmds)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	for (size_t g = 0; g < ARRAY_SIZE(groups); g++) {
 		fprintf(f, "\n%s:\n", groups[g].title);
-		for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
-			if (opts[i].cmds == groups[g].cmds)
-				print_option(f, &opts[i]);
+		for (size_t i = 0; i < ntable; i++)
+			if (table[i].cmds == groups[g].cmds)
+				print_option(f, &table[i]);
 	}
 	fputs("\nSizes take K, M, G or T (powers of 1024).  Run types: see 'contest list'.\n"
 	      "Commands: 'contest COMMAND --help' shows one command's options.\n", f);
@@ -380,9 +439,9 @@ static void command_help(FILE *f, const struct command *cmds, enum cmd cmd)
 		fputc('\n', f);
 	}
 	fputs("Options:\n", f);
-	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
-		if (applies(&opts[i], cmd))
-			print_option(f, &opts[i]);
+	for (size_t i = 0; i < ntable; i++)
+		if (applies(&table[i], cmd))
+			print_option(f, &table[i]);
 	if (cmd & (LOADS | CMD_RUN | CMD_COMPARE | CMD_CAMPAIGN))
 		fputs("\nSizes take K, M, G or T (powers of 1024).  Run types: see 'contest list'.\n",
 		      f);
@@ -402,8 +461,8 @@ static const struct opt *opt_named(const char *word)
 {
 	size_t n = strcspn(word + 2, "=");
 
-	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
-		const struct opt *o = &opts[i];
+	for (size_t i = 0; i < ntable; i++) {
+		const struct opt *o = &table[i];
 
 		if (word[1] == '-' ? strlen(o->name) == n && !strncmp(o->name, word + 2, n) :
 				     o->id == (unsigned char)word[1])
@@ -485,7 +544,6 @@ static void defaults(struct config *cfg, int argc, char **argv)
 	cfg->workload = "builtin";
 	cfg->lead_time = -1;
 	cfg->seconds = 10;
-	cfg->list_root = "/";
 	cfg->probe = PROBE_LIGHT;
 	cfg->settle = -1;
 	cfg->argc = argc;
@@ -658,13 +716,13 @@ static const struct opt *opt_by_id(int id, enum cmd cmd)
 {
 	const struct opt *any = NULL;
 
-	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
-		if (opts[i].id != id)
+	for (size_t i = 0; i < ntable; i++) {
+		if (table[i].id != id)
 			continue;
-		if (applies(&opts[i], cmd))
-			return &opts[i];
+		if (applies(&table[i], cmd))
+			return &table[i];
 		if (!any)
-			any = &opts[i];
+			any = &table[i];
 	}
 	return any;
 }
@@ -673,14 +731,14 @@ static const struct opt *opt_by_id(int id, enum cmd cmd)
  * near enough to be a slip of the keyboard, else NULL. */
 static const char *nearest_option(const char *word, enum cmd cmd)
 {
-	const char *names[ARRAY_SIZE(opts)];
+	const char *names[ARRAY_SIZE(table)];
 	char name[64];
 	size_t n = 0;
 
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(word + 2, "="), word + 2);
-	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
-		if (applies(&opts[i], cmd))
-			names[n++] = opts[i].name;
+	for (size_t i = 0; i < ntable; i++)
+		if (applies(&table[i], cmd))
+			names[n++] = table[i].name;
 	return nearest_name(name, names, n);
 }
 
@@ -746,17 +804,18 @@ static int check_auto_runs(struct config *cfg)
 
 int cli_parse(int argc, char **argv, const struct command *cmds, struct config *cfg)
 {
-	struct option longopts[ARRAY_SIZE(opts) + 1];
-	char shortopts[3 * ARRAY_SIZE(opts) + 3] = "+:";
+	struct option longopts[ARRAY_SIZE(table) + 1];
+	char shortopts[3 * ARRAY_SIZE(table) + 3] = "+:";
 	size_t nl = 0, ns = 2;
 	int first, c, idx;
 
+	make_table();
 	defaults(cfg, argc, argv);
 	cfg->cmd = pick_command(argc, argv, cmds, &first);
 	if (!cfg->cmd)
 		return 2;
-	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
-		const struct opt *o = &opts[i];
+	for (size_t i = 0; i < ntable; i++) {
+		const struct opt *o = &table[i];
 
 		if (!applies(o, cfg->cmd))
 			continue;

@@ -22,5 +22,9 @@ struct command {
  * go on. */
 int cli_parse(int argc, char **argv, const struct command *cmds, struct config *cfg);
 void cli_help(FILE *f, const struct command *cmds);
+/* Whether the options are sound, checked once at start-up: every load's
+ * (load_registry_check()), and no two options of one name once the loads'
+ * join contest's own.  0, or -1 with the fault in why. */
+int cli_check(char *why, size_t len);
 
 #endif

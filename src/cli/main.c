@@ -16,6 +16,7 @@
 #include "run/taskstats.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "loads/registry.h"
 #include "loads/runtype.h"
 #include "results/store.h"
 #include "lib/util.h"
@@ -242,6 +243,14 @@ static void describe_load(const struct load_env *e, const struct load_ops *ops,
 	suite_load_ctx_free(c);
 }
 
+/* Where list_load's listing starts: its --root, else /. */
+static const char *list_root_of(const struct config *cfg)
+{
+	const union load_value *root = load_value_of(cfg->load_values, "root");
+
+	return root && root->text ? root->text : "/";
+}
+
 /* The run types shown to users, the columns as wide as their longest
  * cell; a size that takes a walk of a file system only with --count. */
 static int cmd_list(struct config *cfg)
@@ -274,7 +283,7 @@ static int cmd_list(struct config *cfg)
 			describe_load(&e, rt->load, here, sizeof(here));
 		else if (rt->load)
 			snprintf(here, sizeof(here), "size not counted: walks %s (--count)",
-				 cfg->list_root);
+				 list_root_of(cfg));
 		if (here[0])
 			printf("%-*s %-*s here: %s\n", w, "", u, "", here);
 	}
@@ -353,8 +362,14 @@ static int reparse(int argc, char **argv, struct config *cfg)
 int main(int argc, char **argv)
 {
 	struct config cfg;
-	int rc = cli_parse(argc, argv, commands, &cfg);
+	char why[256];
+	int rc;
 
+	if (cli_check(why, sizeof(why))) {
+		msg("internal error: %s", why);
+		return 1;
+	}
+	rc = cli_parse(argc, argv, commands, &cfg);
 	if (rc == -1)
 		rc = 0;
 	else if (rc == 0) {

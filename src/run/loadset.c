@@ -3,13 +3,13 @@
  *
  * Load processes are forked here, share one process group, get
  * PR_SET_PDEATHSIG and oom_score_adj 1000, and report readiness over a pipe
- * and work through a shared page.  The harness starts the loads of a run
- * as a loadset, the latency probe its tasks. */
+ * and work through a shared page (loads/loadproc.h; what a load process
+ * calls, load_ready() and the rest, is loads/load.c).  The harness starts
+ * the loads of a run as a loadset, the latency probe its tasks. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -24,18 +24,11 @@
 
 #include "run/loadset.h"
 #include "loads/load.h"
-#include "results/record.h"
+#include "loads/loadproc.h"
 #include "results/run.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/util.h"
-
-/* The part of a load process the harness and the process share. */
-struct load_proc {
-	_Atomic uint64_t work;	/* bits of a double: units done */
-	char why[512];		/* set by load_fail() */
-	char note[512];		/* set by load_note() */
-};
 
 struct proc_state {
 	pid_t pid;
@@ -55,97 +48,15 @@ struct loadset {
 	pid_t pgid;
 };
 
-/* ---- inside a load process ---------------------------------------------- */
-
-static volatile sig_atomic_t child_stop;
-static int child_ready_fd = -1;
-
-static void on_term(int sig)
-{
-	(void)sig;
-	child_stop = 1;
-}
-
-void load_ready(struct load_ctx *c)
-{
-	(void)c;
-	if (child_ready_fd >= 0) {
-		char b = 'r';
-
-		while (write(child_ready_fd, &b, 1) < 0 && errno == EINTR)
-			;
-		close(child_ready_fd);
-		child_ready_fd = -1;
-	}
-}
-
-int load_stopping(void)
-{
-	return child_stop;
-}
-
-void load_progress(struct load_ctx *c, double units)
-{
-	uint64_t bits;
-
-	memcpy(&bits, &units, sizeof(bits));
-	atomic_store_explicit(&c->self->work, bits, memory_order_relaxed);
-}
-
-int load_fail(struct load_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->self->why, sizeof(c->self->why), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-int load_note(struct load_ctx *c, const char *fmt, ...)
-{
-	sigset_t term, old;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->self->note, sizeof(c->self->note), fmt, ap);
-	va_end(ap);
-	load_ready(c);
-	/* SIGTERM blocked between the look at the flag and the wait */
-	sigemptyset(&term);
-	sigaddset(&term, SIGTERM);
-	sigprocmask(SIG_BLOCK, &term, &old);
-	while (!load_stopping())
-		sigsuspend(&old);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return 0;
-}
-
-int load_disk_full(int err)
-{
-	return err == ENOSPC || err == EDQUOT;
-}
-
-/* ---- in the harness ------------------------------------------------------ */
-
-void load_param_text(struct record *r, const char *name, const char *text)
-{
-	record_set(r, name, text);
-}
-
-void load_param(struct record *r, const char *name, uint64_t value)
-{
-	record_setf(r, name, "%llu", (unsigned long long)value);
-}
+/* ---- in a load process ---------------------------------------------------- */
 
 static void child_main(struct loadset *ls, unsigned idx, int ready_fd)
 {
 	struct sigaction sa;
 	int rc;
 
-	child_ready_fd = ready_fd;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_term;	/* no SA_RESTART: blocking calls return EINTR */
+	sa.sa_handler = load_proc_stop;	/* no SA_RESTART: blocking calls return EINTR */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	/* not fatal: the kernel may not allow it */
@@ -154,7 +65,7 @@ static void child_main(struct loadset *ls, unsigned idx, int ready_fd)
 		setpriority(PRIO_PROCESS, 0, ls->o.nice);
 	}
 	prctl(PR_SET_NAME, ls->c->ops->name);	/* ps and pgrep show which load */
-	ls->c->self = &ls->shm[idx];
+	load_proc_enter(ls->c, &ls->shm[idx], ready_fd);
 	rc = ls->c->ops->run(ls->c, idx);
 	if (rc && !ls->shm[idx].why[0])
 		snprintf(ls->shm[idx].why, sizeof(ls->shm[idx].why), "failed");

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* loadset.h - a started load: its processes and their counters.  (What a
- * load process calls of loads/load.h, load_ready() and the rest, is in
- * loadset.c too.) */
+/* loadset.h - a started load: its processes and their counters. */
 #ifndef CONTEST_LOADSET_H
 #define CONTEST_LOADSET_H
 

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "loads/registry.h"
+
 enum cmd {
 	CMD_RUN = 1 << 0,
 	CMD_REPORT = 1 << 1,
@@ -68,10 +70,9 @@ struct config {
 	int no_delays;          /* --no-delays: no taskstats, PSI or task_delayacct */
 	int probe;              /* the latency probe's profile (enum probe_profile_id):
 	                         * light by default, --probe=full, --no-probe none */
-	uint64_t procs, chunks, chunk_size; /* process_load */
-	uint64_t io_size, mem_size;
-	int io_sync;                       /* --io-sync */
-	const char *list_root;  /* --root */
+	int io_sync;            /* --io-sync */
+	/* the loads' own options (--procs, --io-size...: loads/registry.h), by slot */
+	union load_value load_values[LOAD_OPTIONS_MAX];
 	int count;              /* list --count: also the sizes that walk a tree */
 	int swap_zram;          /* --swap zram[:SIZE] */
 	uint64_t swap_size;     /* its SIZE, 0 = default */

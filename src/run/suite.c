@@ -22,6 +22,7 @@
 #include "run/suite.h"
 #include "run/taskstats.h"
 #include "report/report.h"
+#include "loads/registry.h"
 #include "loads/runtype.h"
 #include "results/stats.h"
 #include "results/store.h"
@@ -37,19 +38,14 @@ void suite_load_env(const struct config *cfg, const char *tree, struct load_env 
 	e->tree = tree;
 	e->work_dir = cfg->work_dir;
 	e->other_dir = cfg->other_dir;
-	e->list_root = cfg->list_root;
 	e->ncpus = env_ncpus();
 	e->quick = cfg->quick;
 	e->mem_total = mem_total_bytes();
 	e->mem_available = mem_available_bytes();
 	e->swap_free = meminfo_bytes("SwapFree");
 	e->swap_room = swap_room();
-	e->io_size = cfg->io_size;
-	e->mem_size = cfg->mem_size;
-	e->procs = (unsigned)cfg->procs;
-	e->chunks = (unsigned)cfg->chunks;
-	e->chunk_size = cfg->chunk_size;
 	e->io_sync = cfg->io_sync;
+	e->values = cfg->load_values;
 }
 
 struct load_ctx *suite_load_ctx(const struct load_env *e, const struct load_ops *ops,
@@ -61,6 +57,12 @@ struct load_ctx *suite_load_ctx(const struct load_env *e, const struct load_ops 
 	c->ops = ops;
 	c->nprocs = 1;
 	c->scratch = xasprintf("%s/%s", dir, ops->name);
+	if (ops->option_struct_size) {
+		void *opts = xcalloc(1, ops->option_struct_size);
+
+		load_options_fill(ops, e->values, opts);
+		c->opts = opts;
+	}
 	if ((ops->flags & LOAD_NEEDS_OTHER) && !e->other_dir) {
 		snprintf(why, len, "it needs a directory on another disk: give it with -o DIR");
 		suite_load_ctx_free(c);
@@ -78,6 +80,7 @@ void suite_load_ctx_free(struct load_ctx *c)
 	if (!c)
 		return;
 	free((char *)c->scratch);
+	free((void *)c->opts);
 	free(c);
 }
 

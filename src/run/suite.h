@@ -80,8 +80,9 @@ int suite_check_work_dir(const char *dir);
 
 /* The loads' view of the machine and of the user's options. */
 void suite_load_env(const struct config *cfg, const char *tree, struct load_env *e);
-/* A context for ops with scratch dir/NAME, checked (sizes resolved); NULL
- * with why when the load cannot run here. */
+/* A context for ops with scratch dir/NAME and the values of its options
+ * (c->opts, from e->values), checked (sizes resolved); NULL with why when
+ * the load cannot run here. */
 struct load_ctx *suite_load_ctx(const struct load_env *e, const struct load_ops *ops,
 				const char *dir, char *why, size_t len);
 void suite_load_ctx_free(struct load_ctx *c);

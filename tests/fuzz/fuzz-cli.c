@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "loads/registry.h"
 #include "fuzz.h"
 
 #define MAX_WORDS 256
@@ -52,11 +53,15 @@ static void check_config(const struct config *c, int argc, char **argv)
 	FUZZ_ASSERT(c->lead_time == -1 || (c->lead_time >= 0 && c->lead_time <= 3600));
 	FUZZ_ASSERT(c->seconds >= 0.1 && c->seconds <= 86400);
 	FUZZ_ASSERT(c->load_nice >= -20 && c->load_nice <= 19);
-	FUZZ_ASSERT(c->procs == 0 || (c->procs >= 2 && c->procs <= 4096));
-	FUZZ_ASSERT(c->chunks <= 4096 && c->chunk_size <= (UINT64_C(1) << 30));
-	FUZZ_ASSERT(c->io_size == 0 || c->io_size >= (1 << 20));
-	FUZZ_ASSERT(c->mem_size == 0 || c->mem_size >= (1 << 20));
-	FUZZ_ASSERT(c->results && c->work_dir && c->workload && c->list_root);
+	/* the loads' numbers: not given, or within the range each declares */
+	for (size_t s = 0; s < load_option_count(); s++) {
+		const struct load_option *o = load_option_at(s);
+		uint64_t v = c->load_values[s].number;
+
+		if (o->type == LOAD_OPT_WHOLE || o->type == LOAD_OPT_SIZE)
+			FUZZ_ASSERT(v == 0 || (v >= o->min && v <= o->max));
+	}
+	FUZZ_ASSERT(c->results && c->work_dir && c->workload);
 }
 
 /* The input is the command line after "contest", one word per line or per
