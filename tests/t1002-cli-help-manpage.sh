@@ -198,9 +198,10 @@ ok "relabel --help: not report's options" sh -c "! grep -q -- '--baseline' h5"
 ok "-r --help is report's help" cmp -s h2 h4
 ok "--help alone shows every command" test "$(grep -c '^  contest [a-z]' help)" -ge 8
 # the binary under test is not the installed one: the manual in the tree is named
-for h in help h2; do
-	ok "$h: the manual names docs/contest.1 (contest is not installed)" \
-		grep -q "^Manual: man contest.*docs/contest\.1" $h
+for hp in help:contest h2:contest-report; do
+	h=${hp%%:*} p=${hp#*:}
+	ok "$h: the manual names docs/$p.1 (contest is not installed)" \
+		grep -q "^Manual: man $p .*docs/$p\.1" $h
 done
 
 done_testing

@@ -343,25 +343,29 @@ static void print_option(FILE *f, const struct opt *o)
 	fprintf(f, "  %-24s %s\n", left, o->help);
 }
 
-/* Where the manual is: man contest once installed; before that (this
- * binary is not the one in bindir) the page in the source tree, by its
- * path when the binary sits at the top of that tree. */
-static void print_manual(FILE *f)
+/* Where the manual is: man PAGE (contest, or contest-COMMAND for one
+ * command) once installed; before that (this binary is not the one in
+ * bindir) the page in the source tree, by its path when the binary sits at
+ * the top of that tree. */
+static void print_manual(FILE *f, const char *page_name)
 {
 	char exe[4096], page[4200];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
 
-	fputs("Manual: man contest", f);
+	fprintf(f, "Manual: man %s", page_name);
 	if (n <= 0 || (exe[n] = '\0', !strcmp(exe, BINDIR "/contest"))) {
 		fputs(".\n", f);
 		return;
 	}
 	slash = strrchr(exe, '/');
 	*slash = '\0';
-	snprintf(page, sizeof(page), "%s/docs/contest.1", exe);
-	fprintf(f, " once installed; here: man %s.\n",
-		access(page, R_OK) ? "./docs/contest.1 (in the source tree)" : page);
+	snprintf(page, sizeof(page), "%s/docs/%s.1", exe, page_name);
+	if (access(page, R_OK))
+		fprintf(f, " once installed; here: man ./docs/%s.1 (in the source tree).\n",
+			page_name);
+	else
+		fprintf(f, " once installed; here: man %s.\n", page);
 }
 
 void cli_help(FILE *f, const struct command *cmds)
@@ -371,7 +375,7 @@ void cli_help(FILE *f, const struct command *cmds)
 		{ CMD_COMPARE, "Options of compare (which also takes those of run but -k)" },
 		{ CMD_COMPARE | CMD_CAMPAIGN, "Options of compare and campaign" },
 		{ CMD_CAMPAIGN, "Options of campaign (which also takes those of run but -k, -n, "
-				"--dry-run, --json-summary)" },
+				"--precision, --max-runs, --dry-run, --json-summary)" },
 		{ CMD_RUN | CMD_REPORT | CMD_PLOT | CMD_RELABEL,
 		  "Options of run, report, plot and relabel" },
 		{ CMD_REPORT | CMD_PLOT, "Options of report and plot" },
@@ -403,7 +407,7 @@ void cli_help(FILE *f, const struct command *cmds)
 	}
 	fputs("\nSizes take K, M, G or T (powers of 1024).  Run types: see 'contest list'.\n"
 	      "Commands: 'contest COMMAND --help' shows one command's options.\n", f);
-	print_manual(f);
+	print_manual(f, "contest");
 }
 
 /* Whether o applies to cmd: compare takes run's options but -k; campaign
@@ -428,6 +432,7 @@ static int applies(const struct opt *o, enum cmd cmd)
 static void command_help(FILE *f, const struct command *cmds, enum cmd cmd)
 {
 	const struct command *c = cmds;
+	char page[64];
 
 	while (c->name && c->id != cmd)
 		c++;
@@ -445,7 +450,8 @@ static void command_help(FILE *f, const struct command *cmds, enum cmd cmd)
 	if (cmd & (LOADS | CMD_RUN | CMD_COMPARE | CMD_CAMPAIGN))
 		fputs("\nSizes take K, M, G or T (powers of 1024).  Run types: see 'contest list'.\n",
 		      f);
-	print_manual(f);
+	snprintf(page, sizeof(page), "contest-%s", c->name);
+	print_manual(f, page);
 }
 
 static const struct command *find_command(const struct command *cmds, const char *name)
