@@ -17,25 +17,29 @@ static void print_csv(FILE *f, const struct report *r, const struct report_opts 
 	size_t nkeys, nparams;
 	char **keys = report_env_keys(r, &nkeys);
 	char **params = report_param_keys(r, r->ntypes, &nparams);
-	double v[8];
+	const char *names[RUN_METRICS_MAX];
+	double v[RUN_METRICS_MAX];
+	size_t nsys = report_system_values(NULL, names, v);
+	/* the figures tested, t_time and t_loads */
+	static const char *const tested[] = { "time", "loads" };
 
 	(void)o;
 
 	fputs("schema,row,label,workload,load_session,run_type,runs,invalid_runs", f);
-	for (size_t m = 0; m < REPORT_NMETRICS; m++)
-		for (size_t i = 0; i < REPORT_NSUMMARY; i++)
-			fprintf(f, ",%s_%s", report_metrics[m], report_summary_fields[i]);
+	for (const struct metric *m = run_metrics; m < run_metrics + run_nmetrics; m++)
+		for (size_t i = 0; m->agg == METRIC_SUMMARY && i < REPORT_NSUMMARY; i++)
+			fprintf(f, ",%s_%s", m->key, report_summary_fields[i]);
 	fputs(",ratio,ratio_ci_lo,ratio_ci_hi,ratio_base,ratio_noload,ratio_left_out,test_base,"
 	      "alpha", f);
-	for (size_t m = 0; m < 3; m += 2) {
-		const char *name = report_metrics[m];
+	for (size_t m = 0; m < ARRAY_SIZE(tested); m++) {
+		const char *name = tested[m];
 
 		fprintf(f, ",%s_t,%s_df,%s_p,%s_p_holm,%s_significant,%s_untested", name, name,
 			name, name, name, name);
 	}
 	fputs(",time_change_pct,time_detectable_pct,noise_cv,noise_runs", f);
-	for (size_t i = 0; i < REPORT_NSYSTEM; i++)
-		fprintf(f, ",%s", report_system_fields[i]);
+	for (size_t i = 0; i < nsys; i++)
+		fprintf(f, ",%s", names[i]);
 	for (size_t k = 0; k < nkeys; k++) {
 		char *h = xasprintf("env_%s", keys[k]);
 
@@ -68,8 +72,11 @@ static void print_csv(FILE *f, const struct report *r, const struct report_opts 
 			csv_str(f, r->types[t], 0);
 			csv_str(f, runs, 0);
 			fprintf(f, ",%zu", c->invalid);
-			for (size_t m = 0; m < REPORT_NMETRICS; m++) {
-				report_summary_values(report_metric(c, m), v);
+			for (const struct metric *m = run_metrics; m < run_metrics + run_nmetrics;
+			     m++) {
+				if (!report_summary_of(c, m))
+					continue;
+				report_summary_values(report_summary_of(c, m), v);
 				for (size_t i = 0; i < REPORT_NSUMMARY; i++)
 					csv_num(f, v[i]);
 			}
@@ -87,8 +94,8 @@ static void print_csv(FILE *f, const struct report *r, const struct report_opts 
 			csv_num(f, c->time_detectable);
 			csv_num(f, nl && nl->n >= 2 ? summary_cv(&nl->time) : NAN);
 			fprintf(f, ",%zu", nl ? nl->n : 0);
-			report_system_values(c, v);
-			for (size_t i = 0; i < REPORT_NSYSTEM; i++)
+			report_system_values(c, names, v);
+			for (size_t i = 0; i < nsys; i++)
 				csv_num(f, v[i]);
 			for (size_t k = 0; k < nkeys; k++) {
 				size_t count;

@@ -87,15 +87,6 @@ const char *report_ratio_noload(const struct report *r)
 	return r->ratio_base || r->pool_noload ? "pooled" : "session";
 }
 
-const char *const report_metrics[REPORT_NMETRICS] = { "time", "cpu", "loads", "lcpu" };
-
-const struct summary *report_metric(const struct cell *c, size_t m)
-{
-	const struct summary *s[] = { &c->time, &c->cpu, &c->loads, &c->lcpu };
-
-	return s[m];
-}
-
 const char *const report_summary_fields[REPORT_NSUMMARY] = {
 	"mean", "sd", "min", "median", "max", "ci_lo", "ci_hi",
 };
@@ -123,19 +114,19 @@ void report_test_values(const struct sigtest *t, double *v)
 	v[3] = t->p_holm;
 }
 
-const char *const report_system_fields[REPORT_NSYSTEM] = {
-	"loads_per_s", "cpu_total", "idle", "iowait", "majflt", "pswpin", "pswpout",
-};
-
-void report_system_values(const struct cell *c, double *v)
+size_t report_system_values(const struct cell *c, const char **names, double *v)
 {
-	v[0] = c->loads_per_s;
-	v[1] = c->cpu_total;
-	v[2] = c->idle;
-	v[3] = c->iowait;
-	v[4] = c->majflt;
-	v[5] = c->pswpin;
-	v[6] = c->pswpout;
+	size_t n = 0;
+
+	for (const struct metric *m = run_metrics; m < run_metrics + run_nmetrics; m++) {
+		if ((m->agg != METRIC_MEAN && m->agg != METRIC_TOTAL) || m->flags & METRIC_TABLES)
+			continue;
+		names[n] = m->key;
+		if (c)
+			v[n] = report_fig_of(c, m);
+		n++;
+	}
+	return n;
 }
 
 /* ---- json ---------------------------------------------------------------- */

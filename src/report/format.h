@@ -25,23 +25,22 @@ extern const struct report_printer report_format_keyvalue;
 
 /* ---- the figures of a cell, by name (the data formats; format.c) ---- */
 
-#define REPORT_NMETRICS 4
 #define REPORT_NSUMMARY 7
 #define REPORT_NTEST 4
-#define REPORT_NSYSTEM 7
 
-/* time, cpu, loads, lcpu: the summaries of a cell, in this order. */
-extern const char *const report_metrics[REPORT_NMETRICS];
-const struct summary *report_metric(const struct cell *c, size_t m);
+/* The figures of a cell are run_metrics' rows (results/run.h) that the
+ * report shows: its summaries (report_summary_of()), and the rest. */
 /* mean, sd, min, median, max, ci_lo, ci_hi: a summary's figures into v. */
 extern const char *const report_summary_fields[REPORT_NSUMMARY];
 void report_summary_values(const struct summary *s, double *v);
 /* t, df, p, p_holm */
 extern const char *const report_test_fields[REPORT_NTEST];
 void report_test_values(const struct sigtest *t, double *v);
-/* loads_per_s, cpu_total, idle, iowait, majflt, pswpin, pswpout */
-extern const char *const report_system_fields[REPORT_NSYSTEM];
-void report_system_values(const struct cell *c, double *v);
+/* The system figures of a cell (the figures the report shows by a mean or
+ * a total, but the tables' own: loads_per_s, cpu_total, idle, iowait,
+ * majflt, pswpin, pswpout): their names into names[], and with a cell their
+ * values into v[] (RUN_METRICS_MAX each); how many. */
+size_t report_system_values(const struct cell *c, const char **names, double *v);
 
 /* A number in full (10 significant digits) after before, or none when it
  * is NaN or infinite. */
@@ -171,8 +170,9 @@ void report_legend_wrap(FILE *f, int markdown, const char *fmt, ...)
 
 /* ---- the tables (text and markdown) and what goes under them ---- */
 
-/* at least the most pick_columns() picks: 11 with --stats, 9 more with --columns */
-#define REPORT_MAX_COLUMNS 24
+/* at least the most pick_columns() picks: 11 with --stats, and a column of
+ * every figure with one (run_metrics) with --columns */
+#define REPORT_MAX_COLUMNS (11 + RUN_METRICS_MAX)
 #define REPORT_CELL_TEXT 48
 /* room for a row's name as a table prints it (report_row_title) */
 #define REPORT_TITLE_MAX 256

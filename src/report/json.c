@@ -37,14 +37,18 @@ static void json_params(FILE *f, const struct report *r, size_t g, size_t t)
 static void json_cell(FILE *f, const struct report *r, size_t g, size_t t)
 {
 	const struct cell *c = report_cell(r, g, t);
-	double v[8];
+	const char *names[RUN_METRICS_MAX];
+	double v[RUN_METRICS_MAX];
+	size_t nsys;
 
 	fputs("        {\"run_type\": ", f);
 	json_str(f, r->types[t]);
 	fprintf(f, ", \"runs\": %zu, \"invalid_runs\": %zu,\n", c->n, c->invalid);
-	for (size_t m = 0; m < REPORT_NMETRICS; m++) {
-		report_summary_values(report_metric(c, m), v);
-		fprintf(f, "         \"%s\": {", report_metrics[m]);
+	for (const struct metric *m = run_metrics; m < run_metrics + run_nmetrics; m++) {
+		if (!report_summary_of(c, m))
+			continue;
+		report_summary_values(report_summary_of(c, m), v);
+		fprintf(f, "         \"%s\": {", m->key);
 		json_nums(f, report_summary_fields, v, REPORT_NSUMMARY);
 		fputs("},\n", f);
 	}
@@ -64,8 +68,8 @@ static void json_cell(FILE *f, const struct report *r, size_t g, size_t t)
 	fputs(", \"time_detectable_pct\": ", f);
 	json_num(f, c->time_detectable);
 	fputs(",\n         \"system\": {", f);
-	report_system_values(c, v);
-	json_nums(f, report_system_fields, v, REPORT_NSYSTEM);
+	nsys = report_system_values(c, names, v);
+	json_nums(f, names, v, nsys);
 	fputs("},\n         \"load\": {", f);
 	json_params(f, r, g, t);
 	fputs("}}", f);

@@ -14,47 +14,54 @@
 #include "report/format.h"
 #include "lib/util.h"
 
-/* The cell's summaries, as report_metrics orders them, with their units. */
-static const char *const metric_keys[REPORT_NMETRICS] = {
-	"time_s", "cpu_pct", "loads", "lcpu_pct",
-};
+/* A figure's key: with its unit where the table gives one. */
+static const char *kv_key(const char *key)
+{
+	const struct metric *m = run_metric(key);
+
+	return m->kv ? m->kv : m->key;
+}
 
 static void cell_lines(FILE *f, const struct report *r, size_t g, size_t t, const char *row,
 		       const struct report_opts *o)
 {
 	const struct cell *c = report_cell(r, g, t);
 	const struct keyvalue_key k = { row, r->types[t] };
-	double v[REPORT_NSUMMARY];
+	const char *names[RUN_METRICS_MAX];
+	double v[RUN_METRICS_MAX];
+	size_t nsys;
 
 	if (o->stats)
 		keyvalue_line(f, &k, "runs", "", (double)c->n);
 	keyvalue_line(f, &k, "invalid_runs", "", (double)c->invalid);
-	for (size_t m = 0; m < REPORT_NMETRICS; m++) {
-		const struct summary *s = report_metric(c, m);
+	for (const struct metric *m = run_metrics; m < run_metrics + run_nmetrics; m++) {
+		const struct summary *s = report_summary_of(c, m);
 
+		if (!s)
+			continue;
 		report_summary_values(s, v);
-		keyvalue_line(f, &k, metric_keys[m], "", v[0]);
+		keyvalue_line(f, &k, kv_key(m->key), "", v[0]);
 		for (size_t i = 1; o->stats && i < REPORT_NSUMMARY; i++) {
 			char *suffix = xasprintf("_%s", report_summary_fields[i]);
 
-			keyvalue_line(f, &k, metric_keys[m], suffix, v[i]);
+			keyvalue_line(f, &k, kv_key(m->key), suffix, v[i]);
 			free(suffix);
 		}
 		if (o->stats)
-			keyvalue_line(f, &k, metric_keys[m], "_stddev%", summary_cv(s) * 100);
+			keyvalue_line(f, &k, kv_key(m->key), "_stddev%", summary_cv(s) * 100);
 	}
 	keyvalue_line(f, &k, "ratio", "", c->ratio);
 	if (o->stats) {
 		keyvalue_line(f, &k, "ratio", "_ci_lo", c->ratio_lo);
 		keyvalue_line(f, &k, "ratio", "_ci_hi", c->ratio_hi);
 		keyvalue_line(f, &k, "ratio", "_left_out", (double)c->unpaired);
-		keyvalue_test(f, &k, metric_keys[0], &c->t_time);
-		keyvalue_line(f, &k, metric_keys[0], "_detectable%", c->time_detectable);
-		keyvalue_test(f, &k, metric_keys[2], &c->t_loads);
+		keyvalue_test(f, &k, kv_key("time"), &c->t_time);
+		keyvalue_line(f, &k, kv_key("time"), "_detectable%", c->time_detectable);
+		keyvalue_test(f, &k, kv_key("loads"), &c->t_loads);
 	}
-	report_system_values(c, v);
-	for (size_t i = 0; o->columns && i < REPORT_NSYSTEM; i++)
-		keyvalue_line(f, &k, report_system_fields[i], "", v[i]);
+	nsys = report_system_values(c, names, v);
+	for (size_t i = 0; o->columns && i < nsys; i++)
+		keyvalue_line(f, &k, kv_key(names[i]), "", v[i]);
 }
 
 /* The version, then every cell's figures, rows in the tables' order, cells

@@ -120,15 +120,6 @@ int report_same_probe(const struct report_row *a, const struct report_row *b)
 	return same_probe(a->probe, a->probe_work_ns, b->probe, b->probe_work_ns);
 }
 
-/* The figures of a run, as the cell summarises them. */
-enum { F_TIME, F_CPU, F_LOADS, F_LCPU, F_LPS, F_IDLE, F_IOWAIT, F_MAJFLT, F_PSWPIN,
-       F_PSWPOUT, F_WAIT, F_BLKIO, NFIG };
-
-static double count_or_nan(int64_t v)
-{
-	return v < 0 ? NAN : (double)v;
-}
-
 /* The mean of the values that are not NaN; NaN when none is. */
 static double mean_present(const double *v, size_t n)
 {
@@ -162,52 +153,71 @@ static void summarise_present(double *v, size_t n, struct summary *s)
 	summarise(v, k, s);
 }
 
-/* The cell of the selected runs; n == 0 when there are none. */
+/* The slot in a cell's sum[] of each summary of run_metrics' rows, -1 for
+ * the rest. */
+static ptrdiff_t summary_slot(const struct metric *m)
+{
+	ptrdiff_t k = 0;
+
+	if (m->agg != METRIC_SUMMARY)
+		return -1;
+	for (const struct metric *p = run_metrics; p < m; p++)
+		k += p->agg == METRIC_SUMMARY;
+	if (k >= CELL_SUMMARIES) {
+		msg("internal error: a cell holds %d summaries (CELL_SUMMARIES)", CELL_SUMMARIES);
+		abort();
+	}
+	return k;
+}
+
+const struct summary *report_summary_of(const struct cell *c, const struct metric *m)
+{
+	ptrdiff_t k = summary_slot(m);
+
+	return k < 0 ? NULL : &c->sum[k];
+}
+
+double report_fig_of(const struct cell *c, const struct metric *m)
+{
+	return c->fig[m - run_metrics];
+}
+
+/* The cell of the selected runs; n == 0 when there are none.  Each figure
+ * of run_metrics the report shows, as its row says: a summary, the mean of
+ * the runs that recorded it, or a sum of two summaries' means. */
 static void fill_cell(const struct store *st, const struct sel *s, struct cell *c)
 {
 	size_t stride = st->nruns + 1, n = 0;
-	double *v = xcalloc(NFIG * stride, sizeof(double)), *fig[NFIG];
+	double *v = xcalloc(run_nmetrics * stride, sizeof(double));
 
-	for (size_t f = 0; f < NFIG; f++)
-		fig[f] = v + f * stride;
 	for (size_t i = 0; i < st->nruns; i++) {
 		const struct run *u = &st->runs[i];
-		double ns = (double)u->elapsed_ns;
 
 		if (!report_selected(u, s))
 			continue;
-		fig[F_TIME][n] = ns / (double)NS_PER_SEC;
-		fig[F_CPU][n] = (double)(u->user_ns + u->sys_ns) / ns * 100;
-		fig[F_LOADS][n] = u->work;
-		fig[F_LCPU][n] = count_or_nan(u->load_cpu_ns) / ns * 100;
-		fig[F_LPS][n] = u->work / fig[F_TIME][n];
-		fig[F_IDLE][n] = u->idle;
-		fig[F_IOWAIT][n] = u->iowait;
-		fig[F_MAJFLT][n] = count_or_nan(u->majflt);
-		fig[F_PSWPIN][n] = count_or_nan(u->pswpin);
-		fig[F_PSWPOUT][n] = count_or_nan(u->pswpout);
-		fig[F_WAIT][n] = count_or_nan(u->build_delays.wait_ns) / NS_PER_SEC;
-		fig[F_BLKIO][n] = count_or_nan(u->build_delays.blkio_ns) / NS_PER_SEC;
+		for (size_t f = 0; f < run_nmetrics; f++)
+			if (run_metrics[f].agg == METRIC_SUMMARY || run_metrics[f].agg == METRIC_MEAN)
+				v[f * stride + n] = run_metric_value(&run_metrics[f], u);
 		n++;
 	}
 	memset(c, 0, sizeof(*c));
 	c->n = n;
-	summarise(fig[F_TIME], n, &c->time);
-	summarise(fig[F_CPU], n, &c->cpu);
-	summarise(fig[F_LOADS], n, &c->loads);
-	summarise_present(fig[F_LCPU], n, &c->lcpu);	/* absent in some runs */
+	c->has_load = report_type_has_load(s->type);
+	for (size_t f = 0; f < run_nmetrics; f++) {
+		const struct metric *m = &run_metrics[f];
+
+		c->fig[f] = NAN;
+		if (m->agg == METRIC_SUMMARY)
+			summarise_present(v + f * stride, n, &c->sum[summary_slot(m)]);
+		else if (m->agg == METRIC_MEAN && (c->has_load || !(m->flags & METRIC_LOADED)))
+			c->fig[f] = mean_present(v + f * stride, n);
+	}
+	for (size_t f = 0; f < run_nmetrics; f++)
+		if (run_metrics[f].agg == METRIC_TOTAL)
+			c->fig[f] = report_summary_of(c, run_metric(run_metrics[f].total_of[0]))->mean +
+				    report_summary_of(c, run_metric(run_metrics[f].total_of[1]))->mean;
 	c->time_ci = ci_half_width(&c->time, REPORT_LEVEL);
 	c->ratio = c->ratio_lo = c->ratio_hi = c->time_change = c->time_detectable = NAN;
-	c->has_load = report_type_has_load(s->type);
-	c->loads_per_s = c->has_load ? mean_present(fig[F_LPS], n) : NAN;
-	c->cpu_total = n ? c->cpu.mean + c->lcpu.mean : NAN;
-	c->idle = mean_present(fig[F_IDLE], n);
-	c->iowait = mean_present(fig[F_IOWAIT], n);
-	c->majflt = mean_present(fig[F_MAJFLT], n);
-	c->pswpin = mean_present(fig[F_PSWPIN], n);
-	c->pswpout = mean_present(fig[F_PSWPOUT], n);
-	c->cpu_wait = mean_present(fig[F_WAIT], n);
-	c->io_wait = mean_present(fig[F_BLKIO], n);
 	report_untested(&c->t_time, NULL);
 	report_untested(&c->t_loads, c->has_load ? NULL : "no load");
 	free(v);

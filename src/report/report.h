@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "results/run.h"
 #include "results/stats.h"
 #include "results/store.h"
 
@@ -53,11 +54,23 @@ struct sigtest {
 	int significant;        /* p_holm < alpha */
 };
 
+/* The summaries a cell holds: at least the METRIC_SUMMARY rows of
+ * run_metrics (report.c checks). */
+#define CELL_SUMMARIES 4
+
 /* A row's figures in one run type's table. */
 struct cell {
 	size_t n;                              /* valid runs; 0: not in this table */
 	size_t invalid;                        /* invalid runs of the row and type (leftout.c) */
-	struct summary time, cpu, loads, lcpu; /* per run: seconds, %, units, % */
+	/* The summaries of its runs' figures (results/run.h: the rows of
+	 * run_metrics whose agg is METRIC_SUMMARY, in its order; the first four
+	 * named): seconds, %, units, % */
+	union {
+		struct summary sum[CELL_SUMMARIES];
+		struct {
+			struct summary time, cpu, loads, lcpu;
+		};
+	};
 	double time_ci;                        /* half-width of the mean Time's CI */
 	double ratio, ratio_lo, ratio_hi;      /* NaN when there is none */
 	size_t unpaired;                       /* runs out of the Ratio: no noload in their session */
@@ -70,13 +83,19 @@ struct cell {
 	                                        * REPORT_POWER at Holm's alpha / m (m: the row's
 	                                        * Time tests), in the same %; NaN: no test */
 	int base;                              /* the cell of the row tested against */
-	/* The system figures: means over the runs that recorded them, NaN when
-	 * none did (or, for Loads/s, without a load). */
-	double loads_per_s, cpu_total, idle, iowait, majflt, pswpin, pswpout;
-	/* The compile's tasks' seconds waiting for a CPU and for block I/O
-	 * (report --delays has the rest), means as above: tables only. */
-	double cpu_wait, io_wait;
+	/* Every other figure the report shows (the system figures; the
+	 * compile's seconds waiting for a CPU and for block I/O, tables only),
+	 * by its row of run_metrics: the means over the runs that recorded it,
+	 * NaN when none did (or, for Loads/s, without a load). */
+	double fig[RUN_METRICS_MAX];
 };
+
+/* A cell's summary of figure m (a row of run_metrics), NULL when the
+ * report does not summarise it. */
+const struct summary *report_summary_of(const struct cell *c, const struct metric *m);
+/* A cell's figure m (a row of run_metrics the report shows but does not
+ * summarise): NaN where it has none. */
+double report_fig_of(const struct cell *c, const struct metric *m);
 
 /* A row: one label in one configuration (workload identity and whether the
  * loads had a session of their own).  Runs of different rows are never

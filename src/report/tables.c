@@ -208,25 +208,14 @@ static const struct column col_ci = { "95% CI", 10, MARK_NONE, fmt_ci, 0, 0 };
 static const struct column col_change = { "Change", 6, MARK_TIME, fmt_change, 0, 0 };
 static const struct column col_min = NUM("Min", 6, MARK_NONE, time.min, 1);
 static const struct column col_max = NUM("Max", 6, MARK_NONE, time.max, 1);
-/* --columns */
-static const struct column col_extra[] = {
-	NUM("Loads/s", 7, MARK_NONE, loads_per_s, 2),
-	NUM("CPU+L%", 6, MARK_NONE, cpu_total, 0),
-	NUM("Idle%", 5, MARK_NONE, idle, 1),
-	NUM("IOwt%", 5, MARK_NONE, iowait, 1),
-	NUM("MajFlt", 6, MARK_NONE, majflt, 0),
-	NUM("SwpIn", 5, MARK_NONE, pswpin, 0),
-	NUM("SwpOut", 6, MARK_NONE, pswpout, 0),
-	NUM("CPUwt", 5, MARK_NONE, cpu_wait, 1),
-	NUM("IOdly", 5, MARK_NONE, io_wait, 1),
-};
-
 /* The columns of the tables: the 2002 layout, with the spread, Time's
- * change against the test base and its range (--stats), and the system
- * figures (--columns). */
-static size_t pick_columns(const struct report_opts *o, const struct column **cols)
+ * change against the test base and its range (--stats), and a column of
+ * each other figure that has one (run_metrics: the system figures, the
+ * build's delays) with --columns, made in extra[]. */
+static size_t pick_columns(const struct report_opts *o, const struct column **cols,
+			   struct column *extra)
 {
-	size_t n = 0;
+	size_t n = 0, k = 0;
 
 	cols[n++] = &col_runs;
 	cols[n++] = &col_time;
@@ -242,8 +231,15 @@ static size_t pick_columns(const struct report_opts *o, const struct column **co
 		cols[n++] = &col_min;
 		cols[n++] = &col_max;
 	}
-	for (size_t i = 0; o->columns && i < ARRAY_SIZE(col_extra); i++)
-		cols[n++] = &col_extra[i];
+	for (size_t i = 0; o->columns && i < run_nmetrics; i++) {
+		const struct metric *m = &run_metrics[i];
+
+		if (!m->head || m->agg == METRIC_SUMMARY)
+			continue;
+		extra[k] = (struct column){ m->head, m->width, MARK_NONE, NULL,
+					    offsetof(struct cell, fig) + i * sizeof(double), m->prec };
+		cols[n++] = &extra[k++];
+	}
 	return n;
 }
 
@@ -276,10 +272,11 @@ static void table_build(const struct report *r, const struct report_opts *o, siz
 			struct report_table *tb)
 {
 	const struct column *cols[REPORT_MAX_COLUMNS];
+	struct column extra[RUN_METRICS_MAX];
 	int markdown = o->format == REPORT_MARKDOWN;
 
 	memset(tb, 0, sizeof(*tb));
-	tb->ncols = pick_columns(o, cols);
+	tb->ncols = pick_columns(o, cols, extra);
 	tb->text = xcalloc(r->nrows * tb->ncols, REPORT_CELL_TEXT);
 	tb->mark = xcalloc(r->nrows * tb->ncols, 1);
 	tb->wrap = o->wide ? 0 : MAIL_WIDTH;
@@ -309,10 +306,11 @@ static void print_paging(struct report_out *o, const struct report *r, size_t t)
 {
 	for (size_t g = 0; g < r->nrows; g++) {
 		const struct cell *c = report_cell(r, g, t);
+		double out = report_fig_of(c, run_metric("pswpout"));
 		size_t count;
 		char *swap;
 
-		if (!c->n || isnan(c->pswpout) || c->pswpout > 0)
+		if (!c->n || isnan(out) || out > 0)
 			continue;
 		/* the runs' own load.swap, else (older runs) the sessions' swap_total */
 		swap = report_cell_param(r, g, t, "swap", 1, &count);

@@ -16,21 +16,183 @@
 _Static_assert(sizeof(((struct run *)0)->probe_work_ns) == PROBE_TASKS * sizeof(int64_t),
 	       "a run keeps a work figure per probe task");
 
-/* The record keys of struct load_io's fields. */
-static const struct {
-	const char *key;
-	size_t off;
-} io_fields[] = {
-	{ "load_rchar", offsetof(struct load_io, rchar) },
-	{ "load_wchar", offsetof(struct load_io, wchar) },
-	{ "load_read_bytes", offsetof(struct load_io, read_bytes) },
-	{ "load_write_bytes", offsetof(struct load_io, write_bytes) },
-	{ "load_cancelled_write_bytes", offsetof(struct load_io, cancelled) },
+/* A version 1 record's load CPU (defined below). */
+static int load_cpu_v1(const struct record *r, int64_t *out);
+
+/* ---- the report's figures of a run --------------------------------------- */
+
+static double count_or_nan(int64_t v)
+{
+	return v < 0 ? NAN : (double)v;
+}
+
+static double time_s(const struct run *u)
+{
+	return (double)u->elapsed_ns / (double)NS_PER_SEC;
+}
+
+static double cpu_pct(const struct run *u)
+{
+	return (double)(u->user_ns + u->sys_ns) / (double)u->elapsed_ns * 100;
+}
+
+static double loads(const struct run *u)
+{
+	return u->work;
+}
+
+static double lcpu_pct(const struct run *u)
+{
+	return count_or_nan(u->load_cpu_ns) / (double)u->elapsed_ns * 100;
+}
+
+static double loads_per_s(const struct run *u)
+{
+	return u->work / time_s(u);
+}
+
+static double cpu_wait_s(const struct run *u)
+{
+	return count_or_nan(u->build_delays.wait_ns) / NS_PER_SEC;
+}
+
+static double io_wait_s(const struct run *u)
+{
+	return count_or_nan(u->build_delays.blkio_ns) / NS_PER_SEC;
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+#define RUN(field) offsetof(struct run, field)
+/* A figure stored only: key, unit, how, field, record version; the rest. */
+#define STORED(k, u, how, field, v, ...) \
+	{ .key = k, .unit = u, .store = how, .off = RUN(field), .since = v, __VA_ARGS__ }
+/* A figure stored and shown: the mean of the runs, a column (--columns). */
+#define SHOWN(k, u, how, field, v, h, w, p) \
+	STORED(k, u, how, field, v, .agg = METRIC_MEAN, .head = h, .width = w, .prec = p)
+
+const struct metric run_metrics[] = {
+	STORED("elapsed_ns", "ns", METRIC_NS, elapsed_ns, 1),
+	STORED("user_ns", "ns", METRIC_NS, user_ns, 1),
+	STORED("sys_ns", "ns", METRIC_NS, sys_ns, 1),
+	STORED("load_work", "units", METRIC_WORK, work, 1),
+	/* version 1 held load_user_ns and load_sys_ns, counted to the reap */
+	STORED("load_cpu_ns", "ns", METRIC_COUNT, load_cpu_ns, 2, .before = load_cpu_v1),
+	STORED("load_session", NULL, METRIC_FLAG, load_session, 1),
+	/* the 2002 columns (tables.c has their layout) */
+	{ .key = "time", .unit = "s", .agg = METRIC_SUMMARY, .read = time_s, .kv = "time_s" },
+	{ .key = "cpu", .unit = "%", .agg = METRIC_SUMMARY, .read = cpu_pct, .kv = "cpu_pct" },
+	{ .key = "loads", .unit = "units", .agg = METRIC_SUMMARY, .read = loads },
+	{ .key = "lcpu", .unit = "%", .agg = METRIC_SUMMARY, .read = lcpu_pct, .kv = "lcpu_pct" },
+	/* the system figures */
+	{ .key = "loads_per_s", .unit = "units/s", .agg = METRIC_MEAN, .read = loads_per_s,
+	  .head = "Loads/s", .width = 7, .prec = 2, .flags = METRIC_LOADED },
+	{ .key = "cpu_total", .unit = "%", .agg = METRIC_TOTAL, .total_of = { "cpu", "lcpu" },
+	  .head = "CPU+L%", .width = 6, .prec = 0 },
+	SHOWN("idle", "%", METRIC_PERCENT, idle, 1, "Idle%", 5, 1),
+	SHOWN("iowait", "%", METRIC_PERCENT, iowait, 1, "IOwt%", 5, 1),
+	SHOWN("majflt", "faults", METRIC_COUNT, majflt, 1, "MajFlt", 6, 0),
+	SHOWN("pswpin", "pages", METRIC_COUNT, pswpin, 1, "SwpIn", 5, 0),
+	SHOWN("pswpout", "pages", METRIC_COUNT, pswpout, 1, "SwpOut", 6, 0),
+	STORED("build_majflt", "faults", METRIC_COUNT, build_majflt, 1),
+	/* the load's own I/O */
+	STORED("load_rchar", "bytes", METRIC_COUNT, io.rchar, 1, .flags = METRIC_NAMED),
+	STORED("load_wchar", "bytes", METRIC_COUNT, io.wchar, 1, .flags = METRIC_NAMED),
+	STORED("load_read_bytes", "bytes", METRIC_COUNT, io.read_bytes, 1, .flags = METRIC_NAMED),
+	STORED("load_write_bytes", "bytes", METRIC_COUNT, io.write_bytes, 1,
+	       .flags = METRIC_NAMED),
+	STORED("load_cancelled_write_bytes", "bytes", METRIC_COUNT, io.cancelled, 1,
+	       .flags = METRIC_NAMED),
+	/* the build's delays, in the tables (report --delays has them all) */
+	{ .key = "cpu_wait", .unit = "s", .agg = METRIC_MEAN, .read = cpu_wait_s, .head = "CPUwt",
+	  .width = 5, .prec = 1, .flags = METRIC_TABLES },
+	{ .key = "io_wait", .unit = "s", .agg = METRIC_MEAN, .read = io_wait_s, .head = "IOdly",
+	  .width = 5, .prec = 1, .flags = METRIC_TABLES },
 };
 
-static int64_t *io_field(struct load_io *io, size_t i)
+#undef SHOWN
+#undef STORED
+#undef RUN
+
+const size_t run_nmetrics = ARRAY_SIZE(run_metrics);
+_Static_assert(ARRAY_SIZE(run_metrics) <= RUN_METRICS_MAX, "RUN_METRICS_MAX holds every figure");
+
+const struct metric *run_metric(const char *key)
 {
-	return (int64_t *)((char *)io + io_fields[i].off);
+	for (size_t i = 0; i < run_nmetrics; i++)
+		if (!strcmp(run_metrics[i].key, key))
+			return &run_metrics[i];
+	return NULL;
+}
+
+static int64_t *i64_at(const struct run *run, const struct metric *m)
+{
+	return (int64_t *)((char *)run + m->off);
+}
+
+static double *double_at(const struct run *run, const struct metric *m)
+{
+	return (double *)((char *)run + m->off);
+}
+
+static int *int_at(const struct run *run, const struct metric *m)
+{
+	return (int *)((char *)run + m->off);
+}
+
+double run_metric_value(const struct metric *m, const struct run *u)
+{
+	if (m->read)
+		return m->read(u);
+	switch (m->store) {
+	case METRIC_NS:
+	case METRIC_COUNT:
+		return count_or_nan(*i64_at(u, m));
+	case METRIC_WORK:
+	case METRIC_PERCENT:
+		return *double_at(u, m);
+	case METRIC_FLAG:
+		return *int_at(u, m);
+	case METRIC_DERIVED:
+		break;
+	}
+	return NAN;
+}
+
+/* Figure m of run into its record, unless it is absent. */
+static void metric_to_record(const struct metric *m, const struct run *run, struct record *r)
+{
+	switch (m->store) {
+	case METRIC_NS:
+		record_set_i64(r, m->key, *i64_at(run, m));
+		break;
+	case METRIC_COUNT:
+		if (*i64_at(run, m) >= 0)
+			record_set_i64(r, m->key, *i64_at(run, m));
+		break;
+	case METRIC_WORK:
+		record_setf(r, m->key, "%.6f", *double_at(run, m));
+		break;
+	case METRIC_PERCENT:
+		if (!isnan(*double_at(run, m)))
+			record_setf(r, m->key, "%.1f", *double_at(run, m));
+		break;
+	case METRIC_FLAG:
+		if (*int_at(run, m))
+			record_set_i64(r, m->key, 1);
+		break;
+	case METRIC_DERIVED:
+		break;
+	}
+}
+
+/* Figure m as absent. */
+static void metric_absent(const struct metric *m, struct run *run)
+{
+	if (m->store == METRIC_COUNT)
+		*i64_at(run, m) = -1;
+	else if (m->store == METRIC_PERCENT)
+		*double_at(run, m) = NAN;
 }
 
 /* struct task_delays under "build_delay_KEY" and "load_delay_KEY". */
@@ -136,32 +298,8 @@ void run_to_record(const struct run *run, struct record *r)
 		record_set(r, "reason", run->reason ? run->reason : "unknown");
 	if (run->note)
 		record_set(r, RUN_NOTE_KEY, run->note);
-	record_set_i64(r, "elapsed_ns", run->elapsed_ns);
-	record_set_i64(r, "user_ns", run->user_ns);
-	record_set_i64(r, "sys_ns", run->sys_ns);
-	record_setf(r, "load_work", "%.6f", run->work);
-	if (run->load_cpu_ns >= 0)
-		record_set_i64(r, "load_cpu_ns", run->load_cpu_ns);
-	if (run->load_session)
-		record_set_i64(r, "load_session", 1);
-	if (!isnan(run->idle))
-		record_setf(r, "idle", "%.1f", run->idle);
-	if (!isnan(run->iowait))
-		record_setf(r, "iowait", "%.1f", run->iowait);
-	if (run->majflt >= 0)
-		record_set_i64(r, "majflt", run->majflt);
-	if (run->pswpin >= 0)
-		record_set_i64(r, "pswpin", run->pswpin);
-	if (run->pswpout >= 0)
-		record_set_i64(r, "pswpout", run->pswpout);
-	if (run->build_majflt >= 0)
-		record_set_i64(r, "build_majflt", run->build_majflt);
-	for (size_t i = 0; i < ARRAY_SIZE(io_fields); i++) {
-		int64_t v = *(const int64_t *)((const char *)&run->io + io_fields[i].off);
-
-		if (v >= 0)
-			record_set_i64(r, io_fields[i].key, v);
-	}
+	for (size_t i = 0; i < run_nmetrics; i++)
+		metric_to_record(&run_metrics[i], run, r);
 	for (size_t i = 0; i < run->params.n; i++) {
 		char *key = xasprintf(RUN_PARAM_PREFIX "%s", run->params.kv[i].key);
 
@@ -174,11 +312,9 @@ void run_to_record(const struct run *run, struct record *r)
 
 void run_sysfig_absent(struct run *run)
 {
-	run->idle = run->iowait = NAN;
-	run->majflt = run->pswpin = run->pswpout = run->build_majflt = -1;
-	run->load_cpu_ns = run->probe_cpu_ns = -1;
-	for (size_t i = 0; i < ARRAY_SIZE(io_fields); i++)
-		*io_field(&run->io, i) = -1;
+	for (size_t i = 0; i < run_nmetrics; i++)
+		metric_absent(&run_metrics[i], run);
+	run->probe_cpu_ns = -1;
 	for (size_t i = 0; i < ARRAY_SIZE(delay_fields); i++)
 		*delay_field(&run->build_delays, i) = *delay_field(&run->load_delays, i) = -1;
 	for (size_t i = 0; i < PSI_FIGS; i++)
@@ -224,6 +360,36 @@ static int load_cpu_v1(const struct record *r, int64_t *out)
 	return 0;
 }
 
+/* Figure m from record r into run: 0, or -1 when it is bad or, required,
+ * missing. */
+static int metric_from_record(const struct metric *m, const struct record *r, struct run *run)
+{
+	int64_t flag = 0;
+
+	switch (m->store) {
+	case METRIC_NS:
+		return record_get_i64(r, m->key, i64_at(run, m)) || *i64_at(run, m) < 0 ? -1 : 0;
+	case METRIC_WORK:
+		return record_get_double(r, m->key, double_at(run, m)) || *double_at(run, m) < 0 ?
+		       -1 : 0;
+	case METRIC_COUNT:
+		if (opt_count(r, m->key, i64_at(run, m)))
+			return -1;
+		return m->before && !record_get(r, m->key) ? m->before(r, i64_at(run, m)) : 0;
+	case METRIC_PERCENT:
+		return opt_percent(r, m->key, double_at(run, m));
+	case METRIC_FLAG:
+		if (record_get(r, m->key) &&
+		    (record_get_i64(r, m->key, &flag) || (flag != 0 && flag != 1)))
+			return -1;
+		*int_at(run, m) = (int)flag;
+		return 0;
+	case METRIC_DERIVED:
+		break;
+	}
+	return 0;
+}
+
 static char *dup_field(const struct record *r, const char *key)
 {
 	const char *v = record_get(r, key);
@@ -235,7 +401,7 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 {
 	static const char *required[] = { "label", "type", "session", "workload", "flush" };
 	struct probe_figs pf;
-	int64_t round, valid, session = 0;
+	int64_t round, valid;
 
 	run_init(run);
 	for (size_t i = 0; i < ARRAY_SIZE(required); i++) {
@@ -247,35 +413,19 @@ int run_from_record(const struct record *r, struct run *run, char *why, size_t l
 		}
 	}
 	if (record_get_i64(r, "round", &round) || round < 1 || round > 1000000 ||
-	    record_get_i64(r, "valid", &valid) || (valid != 0 && valid != 1) ||
-	    record_get_i64(r, "elapsed_ns", &run->elapsed_ns) || run->elapsed_ns < 0 ||
-	    record_get_i64(r, "user_ns", &run->user_ns) || run->user_ns < 0 ||
-	    record_get_i64(r, "sys_ns", &run->sys_ns) || run->sys_ns < 0 ||
-	    record_get_double(r, "load_work", &run->work) || run->work < 0 ||
-	    opt_count(r, "load_cpu_ns", &run->load_cpu_ns) ||
-	    (!record_get(r, "load_cpu_ns") && load_cpu_v1(r, &run->load_cpu_ns)) ||
-	    (record_get(r, "load_session") &&
-	     (record_get_i64(r, "load_session", &session) || (session != 0 && session != 1))) ||
-	    opt_percent(r, "idle", &run->idle) || opt_percent(r, "iowait", &run->iowait) ||
-	    opt_count(r, "majflt", &run->majflt) || opt_count(r, "build_majflt", &run->build_majflt) ||
-	    opt_count(r, "pswpin", &run->pswpin) ||
-	    opt_count(r, "pswpout", &run->pswpout)) {
-		snprintf(why, len, "run record with a missing or bad number");
-		return -1;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(io_fields); i++) {
-		if (opt_count(r, io_fields[i].key, io_field(&run->io, i))) {
-			snprintf(why, len, "run record with a bad %s", io_fields[i].key);
-			return -1;
-		}
-	}
+	    record_get_i64(r, "valid", &valid) || (valid != 0 && valid != 1))
+		return whyf(why, len, "run record with a missing or bad number");
+	for (size_t i = 0; i < run_nmetrics; i++)
+		if (metric_from_record(&run_metrics[i], r, run))
+			return run_metrics[i].flags & METRIC_NAMED ?
+			       whyf(why, len, "run record with a bad %s", run_metrics[i].key) :
+			       whyf(why, len, "run record with a missing or bad number");
 	if (valid && run->elapsed_ns == 0) {
 		snprintf(why, len, "valid run record with no elapsed time");
 		return -1;
 	}
 	run->round = (int)round;
 	run->valid = (int)valid;
-	run->load_session = (int)session;
 	run->label = dup_field(r, "label");
 	run->type = dup_field(r, "type");
 	run->session = dup_field(r, "session");

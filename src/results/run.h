@@ -93,6 +93,72 @@ struct run {
 	char *kernel;
 };
 
+/* ---- the measured figures of a run: one table --------------------------- */
+
+/* How a figure is kept in struct run and stored in its record, and its value
+ * when absent (not measured, or a record written before it was). */
+enum metric_store {
+	METRIC_DERIVED,	/* not stored: read from the run's other fields */
+	METRIC_NS,	/* int64_t >= 0, always stored */
+	METRIC_WORK,	/* double >= 0, always stored, six decimals */
+	METRIC_COUNT,	/* int64_t >= 0, -1 absent (not stored) */
+	METRIC_PERCENT,	/* double 0..100, one decimal, NaN absent (not stored) */
+	METRIC_FLAG,	/* int 0 or 1, stored only when 1 */
+};
+
+/* How the report sums a figure up over the runs of a cell. */
+enum metric_agg {
+	METRIC_STORED,	/* it does not: stored only */
+	METRIC_SUMMARY,	/* mean, sd, min, median, max (struct summary) of the
+			 * runs that have it: the cell's own, in the table's order */
+	METRIC_MEAN,	/* the mean of the runs that have it; NaN when none has */
+	METRIC_TOTAL,	/* the sum of the means of the two summaries total_of names */
+};
+
+/* A figure the report shows in the run types with a load only (NaN in
+ * the others). */
+#define METRIC_LOADED 0x1
+/* A figure of the tables only (--columns), not of csv, json and keyvalue. */
+#define METRIC_TABLES 0x2
+/* A bad value is named ("run record with a bad KEY"), not "a missing or
+ * bad number". */
+#define METRIC_NAMED 0x4
+
+/* One figure: a row of run_metrics[]. */
+struct metric {
+	const char *key;	/* its record key, and its name in csv, json and
+				 * keyvalue (kv there where it is set) */
+	const char *unit;
+	enum metric_store store;
+	size_t off;		/* where struct run keeps it (stored ones) */
+	int since;		/* the record version it appeared in */
+	/* records before since held it otherwise: its value from them (0), or
+	 * -1 when bad; NULL: absent there */
+	int (*before)(const struct record *r, int64_t *out);
+	enum metric_agg agg;
+	/* its value in one run for the report, NaN when absent; NULL: the
+	 * stored value as a double */
+	double (*read)(const struct run *u);
+	const char *total_of[2];	/* METRIC_TOTAL: the summaries' keys */
+	const char *head;	/* its column in the tables (--columns), or NULL */
+	int width, prec;	/* the column's least width; decimals */
+	const char *kv;		/* its keyvalue key where it is not key */
+	unsigned flags;		/* METRIC_LOADED, METRIC_TABLES, METRIC_NAMED */
+};
+
+/* Every figure: the stored ones in their record order (the other fields of
+ * a run record, the delays, PSI and probe excepted), the report's as csv,
+ * json, keyvalue and the tables order them. */
+extern const struct metric run_metrics[];
+extern const size_t run_nmetrics;
+/* At least run_nmetrics (the report keeps a figure a row). */
+#define RUN_METRICS_MAX 32
+
+/* The row of key, or NULL. */
+const struct metric *run_metric(const char *key);
+/* Figure m's value in run u, as the report reads it: NaN when absent. */
+double run_metric_value(const struct metric *m, const struct run *u);
+
 #define RUN_PARAM_PREFIX "load."
 /* The key of run.note: under the prefix, but not a size of the load. */
 #define RUN_NOTE_KEY RUN_PARAM_PREFIX "note"
