@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "run/workload.h"
 #include "loads/registry.h"
+#include "workload/workload.h"
 
 enum cmd {
 	CMD_RUN = 1 << 0,

@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/builtin.h"
-#include "run/workload.h"
+#include "workload/builtin.h"
+#include "workload/workload.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/util.h"
