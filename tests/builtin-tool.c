@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* builtin-tool.c - test driver: write the built-in workload's tree with src/run/builtin.c. */
+/* builtin-tool.c - test driver: write the built-in workload's tree with src/workload/builtin.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/builtin.h"
+#include "workload/builtin.h"
 
 int main(int argc, char **argv)
 {

@@ -10,9 +10,10 @@
 # The order, top down, is written here and nowhere else:
 #   cli      the command line, progress, the run summary (what the user touches)
 #   campaign kernels compared across reboots: plan, journal, boots, analysis
-#   run      the suite, compare, the harness, the workload, the probe, env
+#   run      the suite, compare, the harness, the probe, env
 #   report   the report model, its printers, the plot
 #   loads    the loads (loads/, at the top of the tree), their contract, run types
+#   workload the build every run times, and the builtin tree's generator
 #   results  records, the store, histograms, statistics
 #   lib      processes, files, the tar codec, the page cache, swap, utilities
 # A header is included by its path under src/ (or the top, for loads/):
@@ -20,7 +21,7 @@
 # name; a circle is a module that reaches itself through the includes.
 . "$TOP_SRCDIR/tests/lib.sh"
 
-LAYERS="cli campaign run report loads results lib"
+LAYERS="cli campaign run report loads workload results lib"
 top=$TOP_SRCDIR
 
 layer_dir() {	# layer_dir LAYER: its folder

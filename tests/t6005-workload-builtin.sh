@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The built-in workload's generator (src/run/builtin.c): the same bytes every
+# The built-in workload's generator (src/workload/builtin.c): the same bytes every
 # time, a kbuild-shaped tree whose Kbuild files match the files (find), units
 # whose compile reads many shared headers (the compiler's own -M list), a
 # build that combines each directory's objects (nm), a .cmd file per object

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "run/env.h"
-#include "run/workload.h"
+#include "workload/workload.h"
 #include "lib/fsutil.h"
 #include "lib/swap.h"
 #include "lib/util.h"

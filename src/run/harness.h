@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 #include "run/loadset.h"
-#include "run/workload.h"
 #include "loads/load.h"
 #include "loads/runtype.h"
+#include "workload/workload.h"
 #include "results/run.h"
 
 struct harness {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "loads/registry.h"
+#include "workload/workload.h"
 
 enum cmd {
 	CMD_RUN = 1 << 0,
@@ -94,5 +95,16 @@ struct config {
 	int argc;               /* the whole command line, for the records */
 	char **argv;
 };
+
+/* What the workload reads of it, for workload_init() and workload_tree(). */
+static inline struct workload_config workload_config_of(const struct config *cfg)
+{
+	return (struct workload_config){
+		.workload = cfg->workload, .kconfig = cfg->kconfig, .target = cfg->target,
+		.in_tree = cfg->in_tree, .build_cmd = cfg->build_cmd,
+		.clean_cmd = cfg->clean_cmd, .work_dir = cfg->work_dir,
+		.scale = cfg->scale, .quick = cfg->quick, .dry_run = cfg->dry_run,
+	};
+}
 
 #endif

@@ -12,9 +12,9 @@
 
 #include "run/harness.h"
 #include "run/options.h"
-#include "run/workload.h"
 #include "loads/load.h"
 #include "loads/runtype.h"
+#include "workload/workload.h"
 #include "results/record.h"
 #include "results/store.h"
 #include "lib/swap.h"

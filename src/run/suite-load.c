@@ -14,9 +14,9 @@
 #include "run/suite-internal.h"
 #include "run/suite.h"
 #include "run/taskstats.h"
-#include "run/workload.h"
 #include "loads/registry.h"
 #include "loads/runtype.h"
+#include "workload/workload.h"
 #include "results/run.h"
 #include "lib/proc.h"
 #include "lib/util.h"
@@ -140,6 +140,7 @@ int load_main(struct config *cfg)
 {
 	static struct suite s;
 	const struct load_ops *ops;
+	struct workload_config wc = workload_config_of(cfg);
 	char why[512];
 	int status = 1;
 
@@ -158,7 +159,7 @@ int load_main(struct config *cfg)
 		goto out;
 	if (s.zram.id >= 0)
 		print_swap(&s, stderr, "contest: ");
-	if (workload_tree(&s.wl, cfg, s.run_dir, why, sizeof(why))) {
+	if (workload_tree(&s.wl, &wc, s.run_dir, why, sizeof(why))) {
 		msg("%s", why);
 		goto out;
 	}

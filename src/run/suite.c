@@ -565,6 +565,7 @@ static int setup_suite(struct suite *s)
 {
 	char why[512];
 	unsigned jobs = s->cfg->jobs ? (unsigned)s->cfg->jobs : 4 * env_ncpus();
+	struct workload_config wc = workload_config_of(s->cfg);
 	struct store st;
 	int dry = s->cfg->dry_run, have_store;
 	int64_t t0;
@@ -574,7 +575,7 @@ static int setup_suite(struct suite *s)
 		return -1;
 	if (s->cmp && !dry)
 		s->cmp->log_to(s->cmp->c, xasprintf("%s/compare.log", s->run_dir));
-	if (workload_init(&s->wl, s->cfg, s->run_dir, jobs, why, sizeof(why))) {
+	if (workload_init(&s->wl, &wc, s->run_dir, jobs, why, sizeof(why))) {
 		msg("%s", why);
 		return -1;
 	}

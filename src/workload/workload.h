@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "run/options.h"
 #include "results/record.h"
 
 enum workload_kind {
@@ -41,6 +40,22 @@ struct workload {
 	char **clean;     /* argv of the untimed clean */
 };
 
+/* What the workload reads of the command line: -w and the options that go
+ * with it (workload_config_of() of run/options.h copies them out of a
+ * struct config), so that the workload needs nothing of the run. */
+struct workload_config {
+	const char *workload;   /* -w */
+	const char *kconfig;    /* --kconfig */
+	const char *target;     /* --target */
+	int in_tree;            /* --in-tree */
+	const char *build_cmd;  /* --build-cmd */
+	const char *clean_cmd;  /* --clean-cmd */
+	const char *work_dir;   /* --work-dir: where last-failed-build.log goes */
+	uint64_t scale;         /* --scale, 0 = default */
+	int quick;              /* --quick: the builtin's smaller default scale */
+	int dry_run;            /* --dry-run: nothing written or configured */
+};
+
 /* One build or clean. */
 struct build {
 	int status;        /* wait status */
@@ -58,8 +73,8 @@ int workload_parse(const char *spec, enum workload_kind *kind, const char **dir,
  * archive it): the builtin tree, generated in run_dir, or the DIR of
  * kernel:DIR or cmd:DIR as it is, neither configured nor built.  0, or -1
  * with why. */
-int workload_tree(struct workload *w, const struct config *cfg, const char *run_dir,
-		  char *why, size_t len);
+int workload_tree(struct workload *w, const struct workload_config *cfg,
+		  const char *run_dir, char *why, size_t len);
 
 /* Resolve the workload cfg names (-w and its options) inside run_dir, with
  * `jobs` parallel jobs: check the toolchain and the tree; a kernel tree is
@@ -67,8 +82,8 @@ int workload_tree(struct workload *w, const struct config *cfg, const char *run_
  * resolved .config.  With cfg->dry_run nothing is written or configured
  * (a kernel's identity then names its --kconfig instead of the hash).
  * 0, or -1 with why. */
-int workload_init(struct workload *w, const struct config *cfg, const char *run_dir,
-		  unsigned jobs, char *why, size_t len);
+int workload_init(struct workload *w, const struct workload_config *cfg,
+		  const char *run_dir, unsigned jobs, char *why, size_t len);
 /* Create the tree (untimed; the builtin only).  0, or -1 with why. */
 int workload_setup(struct workload *w, char *why, size_t len);
 /* Run the clean (argv = w->clean) or the timed build (w->build).  Returns

@@ -5,7 +5,7 @@
  * and builtin-fixed.c (fixed). */
 #include "config.h"
 
-#include "run/builtin.h"
+#include "workload/builtin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run/builtin-internal.h"
+#include "workload/builtin-internal.h"
 #include "lib/fsutil.h"
 #include "lib/util.h"
 

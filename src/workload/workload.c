@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/builtin.h"
-#include "run/workload.h"
+#include "workload/builtin.h"
+#include "workload/workload.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/util.h"
@@ -189,8 +189,8 @@ static int file_has(const char *path, const char *needle)
 
 /* ---- builtin ---------------------------------------------------------- */
 
-static int builtin_init(struct workload *w, const struct config *cfg, const char *run_dir,
-			char *why, size_t len)
+static int builtin_init(struct workload *w, const struct workload_config *cfg,
+			const char *run_dir, char *why, size_t len)
 {
 	if (have_make(why, len) || need_cc(w, why, len))
 		return -1;
@@ -376,8 +376,8 @@ static int kernel_config_hash(struct workload *w, char *why, size_t len)
 	return 0;
 }
 
-static int kernel_init(struct workload *w, const struct config *cfg, const char *dir,
-		       const char *run_dir, char *why, size_t len)
+static int kernel_init(struct workload *w, const struct workload_config *cfg,
+		       const char *dir, const char *run_dir, char *why, size_t len)
 {
 	char mk0[] = "make", mk1[] = "-s", mk2[] = "--no-print-directory", mk3[] = "-C";
 	char mk5[] = "kernelversion";
@@ -456,8 +456,8 @@ static char **shell_argv(const char *cmd)
 	return argv;
 }
 
-static int cmd_init(struct workload *w, const struct config *cfg, const char *dir,
-		    char *why, size_t len)
+static int cmd_init(struct workload *w, const struct workload_config *cfg,
+		    const char *dir, char *why, size_t len)
 {
 	char jobs[16];
 
@@ -484,8 +484,8 @@ static int cmd_init(struct workload *w, const struct config *cfg, const char *di
 
 /* ---- all kinds -------------------------------------------------------- */
 
-int workload_init(struct workload *w, const struct config *cfg, const char *run_dir,
-		  unsigned jobs, char *why, size_t len)
+int workload_init(struct workload *w, const struct workload_config *cfg,
+		  const char *run_dir, unsigned jobs, char *why, size_t len)
 {
 	static const char *const names[] = {
 		[WORKLOAD_BUILTIN] = "builtin", [WORKLOAD_KERNEL] = "kernel",
@@ -614,8 +614,8 @@ void workload_describe(const struct workload *w, struct record *r)
 	}
 }
 
-int workload_tree(struct workload *w, const struct config *cfg, const char *run_dir,
-		  char *why, size_t len)
+int workload_tree(struct workload *w, const struct workload_config *cfg,
+		  const char *run_dir, char *why, size_t len)
 {
 	enum workload_kind kind;
 	const char *dir;

@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "run/builtin-internal.h"
-#include "run/builtin.h"
+#include "workload/builtin-internal.h"
+#include "workload/builtin.h"
 
 #define FNS_MIN 2		/* functions in one unit */
 #define FNS_MAX 7

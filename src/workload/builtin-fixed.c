@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "run/builtin-internal.h"
+#include "workload/builtin-internal.h"
 
 const char *const builtin_wl_base_h[] = {
 	"/* wl_base.h - basic macros and bit helpers of the contest built-in workload. */",
