@@ -44,20 +44,8 @@ The contest binary: \$CONTEST, else ./contest.  Sizes take K, M, G (powers of 10
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n|--rounds) rounds=${2:?}; shift ;;
-	-t|--time) secs=${2:?}; shift ;;
-	--io-size) io_size=${2:?}; shift ;;
-	--mem-size) mem_size=${2:?}; shift ;;
-	--list-dir) list_dir=${2:?}; shift ;;
-	--dir) base=${2:?}; shift ;;
-	-h|--help) usage; exit 0 ;;
-	-*) usage >&2; exit 2 ;;
-	*) break ;;
-	esac
-	shift
-done
+bench_options '-t|--time=secs --io-size=io_size --mem-size=mem_size --list-dir=list_dir' "$@"
+shift "$bench_shift"
 
 all="process_load ctar_load xtar_load io_load read_load list_load mem_load"
 want=${*:-$all}
