@@ -49,16 +49,10 @@ The contest binary: \$CONTEST, else ./contest.
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n|--rounds) rounds=${2:?}; shift ;;
-	-w|--workload) workload=${2:?}; shift ;;
-	--dir) base=${2:?}; shift ;;
-	-h|--help) usage; exit 0 ;;
-	-*) usage >&2; exit 2 ;;
-	*) loads+=("$1") ;;
-	esac
-	shift
+while [ $# -gt 0 ]; do	# options and LOADs in any order
+	bench_options '-w|--workload=workload' "$@"
+	shift "$bench_shift"
+	[ $# -eq 0 ] || { loads+=("$1"); shift; }
 done
 [ ${#loads[@]} -gt 0 ] || loads=(process_load)
 [[ $rounds =~ ^[0-9]+$ ]] && [ "$rounds" -ge 2 ] || die "-n wants 2 rounds or more, not '$rounds'"

@@ -83,21 +83,10 @@ Usage: $0 [options]
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n|--rounds) rounds=${2:?}; shift ;;
-	-w|--workload) workload=${2:?}; shift ;;
-	--scale) scale=${2:?}; shift ;;
-	--dir) base=${2:?}; shift ;;
-	--storm) storm=${2:?}; shift ;;
-	--storm-size) storm_size=${2:?}; shift ;;
-	--type) type=${2:?}; shift ;;
-	--cpu-root) cpu_root=1 ;;
-	-h|--help) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
-	esac
-	shift
-done
+bench_options '-w|--workload=workload --scale=scale --storm=storm
+	--storm-size=storm_size --type=type --cpu-root=cpu_root=1' "$@"
+shift "$bench_shift"
+[ $# -eq 0 ] || { usage >&2; exit 2; }
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n wants a positive number, not '$rounds'"
 [ -z "$scale" ] || [[ $scale =~ ^[1-9][0-9]*$ ]] || die "--scale wants a positive number, not '$scale'"
 case $storm in

@@ -221,29 +221,18 @@ results_from_log() {
 	[ -s "$results" ] || die "--table: $log has no run lines"
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n|--n|--rounds) rounds=${2:?}; shift ;;
-	--loads) loads=${2:?}; shift ;;
-	-j|--jobs) jobs=${2:?}; shift ;;
-	--lead-time) lead=${2:?}; shift ;;
-	--kconfig) kconfig=${2:?}; shift ;;
-	--target) target=${2:?}; shift ;;
-	--io-size) io_size=$(to_bytes "${2:?}") || die "--io-size: not a size: $2"; shift ;;
-	--mem-size) mem_size=$(to_bytes "${2:?}") || die "--mem-size: not a size: $2"; shift ;;
-	--zram-limit) zram_limit_opt=$(to_bytes "${2:?}") || die "--zram-limit: not a size: $2"; shift ;;
-	--dir) base=${2:?}; shift ;;
-	--busy) busy=1 ;;
-	--flush-first) flush_first=1 ;;
-	--dirty) dirty=1 ;;
-	--sides) sides=$(echo "${2:?}" | tr ',' ' '); shift ;;
-	--table) table_log=${2:?}; shift ;;
-	-h|--help) usage; exit 0 ;;
-	-*) usage >&2; exit 2 ;;
-	*) break ;;
-	esac
-	shift
+bench_options '--n=rounds --loads=loads -j|--jobs=jobs --lead-time=lead
+	--kconfig=kconfig --target=target --io-size=io_size --mem-size=mem_size
+	--zram-limit=zram_limit_opt --busy=busy=1 --flush-first=flush_first=1
+	--dirty=dirty=1 --sides=sides --table=table_log' "$@"
+shift "$bench_shift"
+for opt in io-size=io_size mem-size=mem_size zram-limit=zram_limit_opt; do	# in bytes
+	var=${opt#*=}
+	[ -n "${!var}" ] || continue
+	bytes=$(to_bytes "${!var}") || die "--${opt%=*}: not a size: ${!var}"
+	printf -v "$var" '%s' "$bytes"
 done
+sides=$(echo "$sides" | tr ',' ' ')
 if [ -n "$table_log" ]; then	# tabulate an earlier output again, and no more
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	results_from_log "$table_log"

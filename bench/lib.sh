@@ -135,3 +135,44 @@ bench_quiet() {
 	[ "$1" -ge "$2" ] ||
 		echo "WARNING: -n $1: fewer than $2 sessions a side, these figures are not for bench/README.md"
 }
+
+# bench_options SPEC ARGS...: the options at the head of ARGS, parsed; then
+# $bench_shift is how many words they took, for the script to shift off:
+# what is left (from the first word that is not an option) are its operands.
+# Every script takes -n/--rounds N (into $rounds), --dir DIR (into $base) and
+# -h/--help (its usage(), exit 0); SPEC names its own options, a word each:
+#	-t|--time=secs      takes a value, into $secs (a missing or empty one
+#	                    stops the script, as ${2:?} does)
+#	--busy=busy=1       takes none, sets $busy to 1
+# Any other option is a usage error: usage() on stderr, exit 2.
+bench_options() {
+	local spec="-n|--rounds=rounds --dir=base $1" word names name to
+	shift
+	bench_shift=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h|--help) usage; exit 0 ;;
+		-*) ;;
+		*) return 0 ;;
+		esac
+		to=
+		for word in $spec; do	# (no word of a SPEC has a wildcard)
+			names=${word%%=*}
+			for name in ${names//|/ }; do
+				[ "$name" = "$1" ] && to=${word#*=}
+			done
+		done
+		if [ -z "$to" ]; then
+			usage >&2
+			exit 2
+		elif [[ $to == *=* ]]; then
+			printf -v "${to%%=*}" '%s' "${to#*=}"
+			shift
+			bench_shift=$((bench_shift + 1))
+		else
+			printf -v "$to" '%s' "${2:?}"
+			shift 2
+			bench_shift=$((bench_shift + 2))
+		fi
+	done
+}

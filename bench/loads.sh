@@ -44,20 +44,8 @@ The contest binary: \$CONTEST, else ./contest.  Sizes take K, M, G (powers of 10
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n|--rounds) rounds=${2:?}; shift ;;
-	-t|--time) secs=${2:?}; shift ;;
-	--io-size) io_size=${2:?}; shift ;;
-	--mem-size) mem_size=${2:?}; shift ;;
-	--list-dir) list_dir=${2:?}; shift ;;
-	--dir) base=${2:?}; shift ;;
-	-h|--help) usage; exit 0 ;;
-	-*) usage >&2; exit 2 ;;
-	*) break ;;
-	esac
-	shift
-done
+bench_options '-t|--time=secs --io-size=io_size --mem-size=mem_size --list-dir=list_dir' "$@"
+shift "$bench_shift"
 
 all="process_load ctar_load xtar_load io_load read_load list_load mem_load"
 want=${*:-$all}
@@ -182,10 +170,19 @@ median() {
 
 SUMMARY=()
 
-# pair LOAD STOCKNAME OURS_FN STOCK_FN: the rounds of one pair and its line.
+# pair LOAD STOCKNAME UNIT OURS STOCK [MORE...]: what the two sides run
+# (OURS, STOCK and MORE, a line each), then the rounds of one pair, ours_X
+# against stock_X (X: LOAD without _load), and its line; the stock side's
+# rate is in UNIT.
 pair() {
-	local load=$1 tool=$2 ours_fn=$3 stock_fn=$4 r first
+	local load=$1 tool=$2 ours_fn=ours_${1%_load} stock_fn=stock_${1%_load} r first line
 	local -a o=() s=() oc=() sc=() oe=() se=()
+	STOCK_UNIT=$3
+	echo "    ours:  $4"
+	echo "    stock: $5"
+	for line in "${@:6}"; do
+		echo "           $line"
+	done
 	for ((r = 1; r <= rounds; r++)); do
 		for first in ours stock; do
 			if { [ "$first" = ours ] && [ $((r % 2)) -eq 1 ]; } ||
@@ -239,10 +236,9 @@ do_process() {
 		return
 	fi
 	perf_loops=$(awk -v s="$secs" '/ops\/sec/ { printf "%d", $1 * s }' "$S/.sout")
-	echo "    ours:  contest load process_load -t $secs --procs 2 --chunks 1 --chunk-size 4"
-	echo "    stock: perf bench sched pipe -l $perf_loops   (2 processes; hops = 2 x loops / Total time)"
-	STOCK_UNIT=hops/s
-	pair process_load "perf bench sched pipe" ours_process stock_process
+	pair process_load "perf bench sched pipe" hops/s \
+		"contest load process_load -t $secs --procs 2 --chunks 1 --chunk-size 4" \
+		"perf bench sched pipe -l $perf_loops   (2 processes; hops = 2 x loops / Total time)"
 }
 
 # The workload tree contest generates for ctar_load and xtar_load: contest
@@ -295,10 +291,9 @@ stock_ctar() {
 do_ctar() {
 	echo "== ctar_load vs GNU tar c"
 	get_tree || { skip ctar_load "no GNU tar, or could not copy the workload tree"; return; }
-	echo "    ours:  contest load ctar_load -t $secs   (MB of its own archive)"
-	echo "    stock: tar cf $S/c.tar -C $S/tree .   in a loop for $secs s ($gnu_tar_bytes bytes an archive, overwritten)"
-	STOCK_UNIT=MB/s
-	pair ctar_load "GNU tar $(tar --version | awk 'NR == 1 { print $4 }') c" ours_ctar stock_ctar
+	pair ctar_load "GNU tar $(tar --version | awk 'NR == 1 { print $4 }') c" MB/s \
+		"contest load ctar_load -t $secs   (MB of its own archive)" \
+		"tar cf $S/c.tar -C $S/tree .   in a loop for $secs s ($gnu_tar_bytes bytes an archive, overwritten)"
 	ref_ctar
 }
 
@@ -328,10 +323,9 @@ stock_xtar() {
 do_xtar() {
 	echo "== xtar_load vs GNU tar x"
 	get_tree || { skip xtar_load "no GNU tar, or could not copy the workload tree"; return; }
-	echo "    ours:  contest load xtar_load -t $secs   (MB of its own archive)"
-	echo "    stock: rm -rf $S/x && mkdir $S/x && tar xf $S/gnu.tar -C $S/x   in a loop for $secs s"
-	STOCK_UNIT=MB/s
-	pair xtar_load "GNU tar $(tar --version | awk 'NR == 1 { print $4 }') x" ours_xtar stock_xtar
+	pair xtar_load "GNU tar $(tar --version | awk 'NR == 1 { print $4 }') x" MB/s \
+		"contest load xtar_load -t $secs   (MB of its own archive)" \
+		"rm -rf $S/x && mkdir $S/x && tar xf $S/gnu.tar -C $S/x   in a loop for $secs s"
 }
 
 ours_io() { ours io_load --io-size "$io_size"; }
@@ -346,10 +340,8 @@ stock_io() {
 }
 do_io() {
 	echo "== io_load vs dd"
-	echo "    ours:  contest load io_load -t $secs --io-size $io_size"
-	echo "    stock: dd if=/dev/zero of=$S/dd.dat bs=1M count=$io_mib   in a loop for $secs s (overwritten)"
-	STOCK_UNIT=MB/s
-	pair io_load "dd" ours_io stock_io
+	pair io_load "dd" MB/s "contest load io_load -t $secs --io-size $io_size" \
+		"dd if=/dev/zero of=$S/dd.dat bs=1M count=$io_mib   in a loop for $secs s (overwritten)"
 }
 
 ours_read() { ours read_load --io-size "$io_size"; }
@@ -368,10 +360,9 @@ do_read() {
 		skip read_load "cannot write the file for cat"
 		return
 	fi
-	echo "    ours:  contest load read_load -t $secs --io-size $io_size   (writes its own file before timing)"
-	echo "    stock: dd if=/dev/null of=$S/cat.dat oflag=nocache conv=notrunc count=0 && cat $S/cat.dat > /dev/null   in a loop for $secs s"
-	STOCK_UNIT=MB/s
-	pair read_load "cat (cache dropped)" ours_read stock_read
+	pair read_load "cat (cache dropped)" MB/s \
+		"contest load read_load -t $secs --io-size $io_size   (writes its own file before timing)" \
+		"dd if=/dev/null of=$S/cat.dat oflag=nocache conv=notrunc count=0 && cat $S/cat.dat > /dev/null   in a loop for $secs s"
 	ref_read
 	rm -f "$S/cat.dat"
 }
@@ -400,10 +391,8 @@ stock_list() { stock_loop "$list_entries" gnu_list; }
 do_list() {
 	echo "== list_load vs ls -lRa"
 	list_entries=$(find "$list_dir" 2>/dev/null | wc -l)
-	echo "    ours:  contest load list_load -t $secs --root $list_dir"
-	echo "    stock: ls -lRa $list_dir > /dev/null   in a loop for $secs s; entries: find $list_dir | wc -l = $list_entries"
-	STOCK_UNIT=entries/s
-	pair list_load "ls -lRa" ours_list stock_list
+	pair list_load "ls -lRa" entries/s "contest load list_load -t $secs --root $list_dir" \
+		"ls -lRa $list_dir > /dev/null   in a loop for $secs s; entries: find $list_dir | wc -l = $list_entries"
 }
 
 # stress-ng's write64 counts one bogo op for every 32 x 8 bytes written and
@@ -422,11 +411,10 @@ do_mem() {
 		skip mem_load "stress-ng is not installed (apt-get install stress-ng)"
 		return
 	fi
-	echo "    ours:  contest load mem_load -t $secs --mem-size $mem_size   (MB/s = passes x region)"
-	echo "    stock: stress-ng --vm 1 --vm-bytes $mem_bytes --vm-keep --vm-method $method --vm-madvise nohugepage -t $secs --metrics"
-	echo "           (MB/s = bogo ops x 4096 x 256 bytes / real time: the bytes write64 stored)"
-	STOCK_UNIT=MB/s
-	pair mem_load "stress-ng --vm $method" ours_mem stock_mem
+	pair mem_load "stress-ng --vm $method" MB/s \
+		"contest load mem_load -t $secs --mem-size $mem_size   (MB/s = passes x region)" \
+		"stress-ng --vm 1 --vm-bytes $mem_bytes --vm-keep --vm-method $method --vm-madvise nohugepage -t $secs --metrics" \
+		"(MB/s = bogo ops x 4096 x 256 bytes / real time: the bytes write64 stored)"
 }
 
 # ---- the run ----------------------------------------------------------------

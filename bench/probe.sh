@@ -71,21 +71,10 @@ Usage: $0 [options]
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n|--rounds) rounds=${2:?}; shift ;;
-	-t|--time) seconds=${2:?}; shift ;;
-	-w|--workload) workload=${2:?}; shift ;;
-	--scale) scale=${2:?}; shift ;;
-	--profiles) profiles=${2:?}; shift ;;
-	--ct-profile) ct_profile=${2:?}; shift ;;
-	--dir) base=${2:?}; shift ;;
-	--only) only=${2:?}; shift ;;
-	-h|--help) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
-	esac
-	shift
-done
+bench_options '-t|--time=seconds -w|--workload=workload --scale=scale
+	--profiles=profiles --ct-profile=ct_profile --only=only' "$@"
+shift "$bench_shift"
+[ $# -eq 0 ] || { usage >&2; exit 2; }
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n wants a positive number, not '$rounds'"
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || die "-t wants whole seconds, not '$seconds'"
 [ -z "$scale" ] || [[ $scale =~ ^[1-9][0-9]*$ ]] || die "--scale wants a positive number, not '$scale'"

@@ -35,6 +35,7 @@ export LC_ALL=C
 
 rounds=3
 base=.
+scale=
 extra=()
 
 usage() {
@@ -48,17 +49,9 @@ Run types: default noload process_load.  The contest binary: \$CONTEST, else ./c
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n|--rounds) rounds=${2:?}; shift ;;
-	--scale) extra+=(--scale "${2:?}"); shift ;;
-	--dir) base=${2:?}; shift ;;
-	-h|--help) usage; exit 0 ;;
-	-*) usage >&2; exit 2 ;;
-	*) break ;;
-	esac
-	shift
-done
+bench_options '--scale=scale' "$@"
+shift "$bench_shift"
+[ -z "$scale" ] || extra+=(--scale "$scale")
 if [ $# -gt 0 ]; then types=("$@"); else types=(noload process_load); fi
 case $rounds in ''|*[!0-9]*|0) die "--rounds wants a number from 1" ;; esac
 command -v script >/dev/null || die "script (util-linux) is not installed: no pseudo-terminal"

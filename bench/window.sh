@@ -38,15 +38,9 @@ Usage: $0 [options]
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n|--rounds) rounds=${2:?}; shift ;;
-	--dir) base=${2:?}; shift ;;
-	-h|--help) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
-	esac
-	shift
-done
+bench_options '' "$@"
+shift "$bench_shift"
+[ $# -eq 0 ] || { usage >&2; exit 2; }
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-n wants a positive number, not '$rounds'"
 [ -x "$contest_src" ] || die "no tests/contest-hooked at $contest_src (make tests/contest-hooked, or set CONTEST=)"
 

@@ -66,25 +66,10 @@ ratios=
 loads="process_load ctar_load io_load"
 io_size=1G
 results=
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n|--rounds) rounds=${2:?}; shift ;;
-	-j|--jobs) jobs=${2:?}; shift ;;
-	--scale) scale=${2:?}; shift ;;
-	--quick) quick=1 ;;
-	--kconfig) kconfig=${2:?}; shift ;;
-	--target) target=${2:?}; shift ;;
-	--dir) base=${2:?}; shift ;;
-	--ratios) ratios=1 ;;
-	--loads) loads=${2:?}; shift ;;
-	--io-size) io_size=${2:?}; shift ;;
-	--results) results=${2:?}; shift ;;
-	-h|--help) usage; exit 0 ;;
-	-*) usage >&2; exit 2 ;;
-	*) break ;;
-	esac
-	shift
-done
+bench_options '-j|--jobs=jobs --scale=scale --quick=quick=1 --kconfig=kconfig
+	--target=target --ratios=ratios=1 --loads=loads --io-size=io_size
+	--results=results' "$@"
+shift "$bench_shift"
 workload=${1:-builtin}
 contest=${CONTEST:-./contest}
 [ -x "$contest" ] || die "no contest binary at $contest: run from the build directory or set CONTEST"

@@ -36,36 +36,6 @@
 #include "lib/util.h"
 
 #define ARCHIVE "archive.tar"
-#define FRACTION_MAX 0.999	/* an unfinished archive never counts as a whole one */
-
-/* The work of one load process. */
-struct ctar_pass {
-	struct load_ctx *c;
-	double done;		/* complete archives */
-	uint64_t bytes;		/* written into the current archive */
-	uint64_t expect;	/* bytes in an archive (0 = not known yet) */
-};
-
-static void ctar_report(const struct ctar_pass *p)
-{
-	double f = p->expect ? (double)p->bytes / (double)p->expect : 0;
-
-	load_progress(p->c, p->done + (f < FRACTION_MAX ? f : FRACTION_MAX));
-}
-
-static void ctar_on_bytes(void *arg, uint64_t n)
-{
-	struct ctar_pass *p = arg;
-
-	p->bytes += n;
-	ctar_report(p);
-}
-
-static int ctar_on_stop(void *arg)
-{
-	(void)arg;
-	return load_stopping();
-}
 
 /* Write one archive of the tree to path, as `tar cf` does, and when `sync`
  * get it to the device: 0, 1 when stopped, or -1 with why.  A complete
@@ -119,21 +89,13 @@ static int ctar_prepare(struct load_ctx *c, char *why, size_t len)
 
 static void ctar_describe(const struct load_ctx *c, char *buf, size_t len)
 {
-	char size[32];
-
-	if (!c->size) {
-		snprintf(buf, len, "archives of the workload tree, written in the work directory");
-		return;
-	}
-	format_size(c->size, size, sizeof(size));
-	snprintf(buf, len, "archives of %s of the workload tree, written in the work directory",
-		 size);
+	tar_load_describe(c, "archives", "written", buf, len);
 }
 
 static int ctar_run(struct load_ctx *c, unsigned idx)
 {
-	struct ctar_pass p = { .c = c, .expect = c->size };
-	struct tar_hooks hooks = { .progress = ctar_on_bytes, .stop = ctar_on_stop, .arg = &p };
+	struct tar_pass p = { .c = c, .expect = c->size };	/* the archive of prepare() */
+	struct tar_hooks hooks = { .progress = tar_pass_bytes, .stop = tar_pass_stop, .arg = &p };
 	char *path = xasprintf("%s/%s", c->scratch, ARCHIVE);
 	char why[512];
 	int rc = 0, err = 0;
@@ -149,10 +111,7 @@ static int ctar_run(struct load_ctx *c, unsigned idx)
 		err = errno;	/* as the failing call left it */
 		if (rc)
 			break;
-		p.done += 1;
-		p.bytes = 0;
-		p.expect = size;
-		ctar_report(&p);
+		tar_pass_unit(&p, size);
 	}
 	if (rc < 0 && load_disk_full(err)) {
 		unlink(path);	/* the space back to the build */
@@ -172,20 +131,13 @@ static void ctar_cleanup(struct load_ctx *c)
 	free(path);
 }
 
-/* The archive's size, from the trial archive of prepare(). */
-static void ctar_params(const struct load_ctx *c, struct record *r)
-{
-	load_param(r, "archive_size", c->size);
-	io_sync_param(c, r);
-}
-
 const struct load_ops ctar_load = {
 	.name = "ctar_load",
 	.summary = "tar cf FILE TREE (the workload's tree), again and again",
 	.unit = "one complete archive",
 	.flags = LOAD_IO_SYNC | LOAD_TREE_ARCHIVE,
 	.describe = ctar_describe,
-	.params = ctar_params,
+	.params = tar_load_params,	/* the trial archive's size, from prepare() */
 	.prepare = ctar_prepare,
 	.run = ctar_run,
 	.cleanup = ctar_cleanup,

@@ -248,6 +248,54 @@ void io_sync_param(const struct load_ctx *c, struct record *r)
 		load_param_text(r, "sync", "yes");
 }
 
+#define FRACTION_MAX 0.999	/* an unfinished unit never counts as a whole one */
+
+static void tar_pass_report(const struct tar_pass *p)
+{
+	double f = p->expect ? (double)p->bytes / (double)p->expect : 0;
+
+	load_progress(p->c, p->done + (f < FRACTION_MAX ? f : FRACTION_MAX));
+}
+
+void tar_pass_unit(struct tar_pass *p, uint64_t size)
+{
+	p->done += 1;
+	p->bytes = 0;
+	p->expect = size;
+	tar_pass_report(p);
+}
+
+void tar_pass_bytes(void *arg, uint64_t n)
+{
+	struct tar_pass *p = arg;
+
+	p->bytes += n;
+	tar_pass_report(p);
+}
+
+int tar_pass_stop(void *arg)
+{
+	(void)arg;
+	return load_stopping();
+}
+
+void tar_load_params(const struct load_ctx *c, struct record *r)
+{
+	load_param(r, "archive_size", c->size);
+	io_sync_param(c, r);
+}
+
+void tar_load_describe(const struct load_ctx *c, const char *what, const char *done,
+		       char *buf, size_t len)
+{
+	char size[32] = "";
+
+	if (c->size)
+		format_size(c->size, size, sizeof(size));
+	snprintf(buf, len, "%s%s%s of the workload tree, %s in the work directory", what,
+		 c->size ? " of " : "", size, done);
+}
+
 /* Write one file, as dd does (and with --io-sync get it to the device): 0
  * when complete, 1 when stopped (or stopped after load_note() on a full
  * disk), or load_fail().  The file stays, to be
@@ -338,34 +386,30 @@ static void io_params(const struct load_ctx *c, struct record *r)
 	io_sync_param(c, r);
 }
 
+/* All of io_load that io_other is too: it differs only in where its file
+ * goes (its flags), which every function here reads from c->ops. */
+#define IO_LOAD_OPS \
+	.unit = "one complete file", \
+	.options = io_options, \
+	.option_struct_size = sizeof(struct io_opts), \
+	.check = io_check, \
+	.describe = io_describe, \
+	.params = io_params, \
+	.prepare = io_prepare, \
+	.run = io_run, \
+	.cleanup = io_cleanup, \
+	.finish = io_finish
+
 const struct load_ops io_load = {
 	.name = "io_load",
 	.summary = "dd if=/dev/zero of=FILE bs=1M count=RAM, again and again",
-	.unit = "one complete file",
-	.options = io_options,
-	.option_struct_size = sizeof(struct io_opts),
 	.flags = LOAD_WORK_DISK | LOAD_IO_SYNC,
-	.check = io_check,
-	.describe = io_describe,
-	.params = io_params,
-	.prepare = io_prepare,
-	.run = io_run,
-	.cleanup = io_cleanup,
-	.finish = io_finish,
+	IO_LOAD_OPS,
 };
 
 const struct load_ops io_other_load = {
 	.name = "io_other",
 	.summary = "as io_load (dd), in a directory on another disk (-o DIR)",
-	.unit = "one complete file",
-	.options = io_options,
-	.option_struct_size = sizeof(struct io_opts),
 	.flags = LOAD_NEEDS_OTHER | LOAD_IO_SYNC,
-	.check = io_check,
-	.describe = io_describe,
-	.params = io_params,
-	.prepare = io_prepare,
-	.run = io_run,
-	.cleanup = io_cleanup,
-	.finish = io_finish,
+	IO_LOAD_OPS,
 };

@@ -38,4 +38,27 @@ int io_sync(int fd, uint64_t size);
  * so that `contest report` shows such runs as measured differently. */
 void io_sync_param(const struct load_ctx *c, struct record *r);
 
+/* The tar loads (ctar, xtar): one process's work, complete archives (or
+ * extractions) and the bytes of the current one, reported through the tar
+ * codec's hooks (lib/tar.h): .progress = tar_pass_bytes, .stop =
+ * tar_pass_stop, .arg = the pass. */
+struct tar_pass {
+	struct load_ctx *c;
+	double done;		/* complete units */
+	uint64_t bytes;		/* of the current one: written, or read from the archive */
+	uint64_t expect;	/* bytes in a unit (0 = not known yet) */
+};
+/* One more complete unit; the next one is expected to take `size` bytes.
+ * Each tells the harness the units done, plus the current one's fraction
+ * bytes / expect, which never makes a whole one before it is complete. */
+void tar_pass_unit(struct tar_pass *p, uint64_t size);
+void tar_pass_bytes(void *arg, uint64_t n);
+int tar_pass_stop(void *arg);
+/* For params(): the archive's size, and sync=yes with --io-sync. */
+void tar_load_params(const struct load_ctx *c, struct record *r);
+/* For describe(): "WHAT of SIZE of the workload tree, DONE in the work
+ * directory", without "of SIZE" before the archive's size is known. */
+void tar_load_describe(const struct load_ctx *c, const char *what, const char *done,
+		       char *buf, size_t len);
+
 #endif

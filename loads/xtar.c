@@ -41,36 +41,6 @@
 
 #define ARCHIVE "archive.tar"
 #define DEST "x"
-#define FRACTION_MAX 0.999	/* an unfinished extraction never counts as a whole one */
-
-/* The work of one load process. */
-struct xtar_pass {
-	struct load_ctx *c;
-	double done;		/* complete extractions */
-	uint64_t bytes;		/* archive bytes consumed by the current one */
-};
-
-static void xtar_report(const struct xtar_pass *p)
-{
-	uint64_t size = p->c->size;
-	double f = size ? (double)p->bytes / (double)size : 0;
-
-	load_progress(p->c, p->done + (f < FRACTION_MAX ? f : FRACTION_MAX));
-}
-
-static void xtar_on_bytes(void *arg, uint64_t n)
-{
-	struct xtar_pass *p = arg;
-
-	p->bytes += n;
-	xtar_report(p);
-}
-
-static int xtar_on_stop(void *arg)
-{
-	(void)arg;
-	return load_stopping();
-}
 
 /* --io-sync: start the writeback of a file as soon as it is written, so
  * that the device works while the next members are extracted and
@@ -124,15 +94,7 @@ static int xtar_prepare(struct load_ctx *c, char *why, size_t len)
 
 static void xtar_describe(const struct load_ctx *c, char *buf, size_t len)
 {
-	char size[32];
-
-	if (!c->size) {
-		snprintf(buf, len, "an archive of the workload tree, extracted in the work directory");
-		return;
-	}
-	format_size(c->size, size, sizeof(size));
-	snprintf(buf, len, "an archive of %s of the workload tree, extracted in the work directory",
-		 size);
+	tar_load_describe(c, "an archive", "extracted", buf, len);
 }
 
 /* One pass of xtar_sync() over the extracted files. */
@@ -205,8 +167,8 @@ static int xtar_once(int fd, const char *dest, const struct tar_hooks *hooks, in
 
 static int xtar_run(struct load_ctx *c, unsigned idx)
 {
-	struct xtar_pass p = { .c = c };
-	struct tar_hooks hooks = { .progress = xtar_on_bytes, .stop = xtar_on_stop,
+	struct tar_pass p = { .c = c, .expect = c->size };	/* the archive extracted */
+	struct tar_hooks hooks = { .progress = tar_pass_bytes, .stop = tar_pass_stop,
 				   .file_written = c->env->io_sync ? xtar_on_file : NULL,
 				   .arg = &p };
 	char *archive = xtar_path(c, ARCHIVE), *dest = xtar_path(c, DEST);
@@ -226,9 +188,7 @@ static int xtar_run(struct load_ctx *c, unsigned idx)
 		err = errno;	/* as the failing call left it */
 		if (rc)
 			break;
-		p.done += 1;
-		p.bytes = 0;
-		xtar_report(&p);
+		tar_pass_unit(&p, c->size);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -259,20 +219,13 @@ static void xtar_finish(struct load_ctx *c)
 	free(archive);
 }
 
-/* The size of the archive extracted. */
-static void xtar_params(const struct load_ctx *c, struct record *r)
-{
-	load_param(r, "archive_size", c->size);
-	io_sync_param(c, r);
-}
-
 const struct load_ops xtar_load = {
 	.name = "xtar_load",
 	.summary = "rm -rf DIR; mkdir DIR; tar xf FILE -C DIR, again and again",
 	.unit = "one complete extraction",
 	.flags = LOAD_IO_SYNC | LOAD_TREE_ARCHIVE | LOAD_TREE_COPY,
 	.describe = xtar_describe,
-	.params = xtar_params,
+	.params = tar_load_params,	/* the size of the archive extracted */
 	.prepare = xtar_prepare,
 	.run = xtar_run,
 	.cleanup = xtar_cleanup,

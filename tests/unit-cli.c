@@ -10,6 +10,7 @@
 #include "loads/registry.h"
 #include "results/latency.h"
 #include "tap.h"
+#include "tests/commands.h"
 
 /* The value given to a load's option, by its name. */
 static uint64_t number(const struct config *cfg, const char *name)
@@ -17,19 +18,22 @@ static uint64_t number(const struct config *cfg, const char *name)
 	return load_value_of(cfg->load_values, name)->number;
 }
 
-static int dummy(struct config *cfg)
-{
-	(void)cfg;
-	return 0;
-}
-
-static const struct command cmds[] = {
-	{ "run", CMD_RUN, dummy, "", "" },
-	{ "report", CMD_REPORT, dummy, "", "" },
-	{ "list", CMD_LIST, dummy, "", "" },
-	{ "load", CMD_LOAD, dummy, "", "" },
-	{ "compare", CMD_COMPARE, dummy, "", "" },
-	{ NULL, 0, NULL, NULL, NULL },
+/* Command lines cli_parse() refuses with 2, and what is wrong with each. */
+static const struct {
+	const char *line, *what;
+} usage_errors[] = {
+	{ "contest --bogus", "an unknown option" },
+	{ "contest -n", "a missing value" },
+	{ "contest -n 0", "zero runs" },
+	{ "contest -n -3", "negative runs" },
+	{ "contest -n 3x", "a number with junk" },
+	{ "contest -n 99999999999999999999999", "a huge number" },
+	{ "contest --io-size 12Q", "a bad size suffix" },
+	{ "contest --load-nice 20", "nice out of range" },
+	{ "contest report --quick", "a run option given to report" },
+	{ "contest list --baseline x", "a report option given to list" },
+	{ "contest -d x report", "an option before the command" },
+	{ "contest -nauto -d x report", "a value glued to -n, then the command" },
 };
 
 /* Parse a command line given as one string of blank-separated words. */
@@ -45,7 +49,7 @@ static int parse(const char *line, struct config *cfg)
 	argv[argc] = NULL;
 	free(cfg->args);
 	cfg->args = NULL;
-	return cli_parse(argc, argv, cmds, cfg);
+	return cli_parse(argc, argv, test_commands, cfg);
 }
 
 int main(void)
@@ -95,18 +99,8 @@ int main(void)
 	ok(parse("contest -- noload", &c) == 0 && c.nargs == 1, "-- ends the options");
 
 	fprintf(stderr, "# the errors below are expected:\n");
-	ok(parse("contest --bogus", &c) == 2, "an unknown option: 2");
-	ok(parse("contest -n", &c) == 2, "a missing value: 2");
-	ok(parse("contest -n 0", &c) == 2, "zero runs: 2");
-	ok(parse("contest -n -3", &c) == 2, "negative runs: 2");
-	ok(parse("contest -n 3x", &c) == 2, "a number with junk: 2");
-	ok(parse("contest -n 99999999999999999999999", &c) == 2, "a huge number: 2");
-	ok(parse("contest --io-size 12Q", &c) == 2, "a bad size suffix: 2");
-	ok(parse("contest --load-nice 20", &c) == 2, "nice out of range: 2");
-	ok(parse("contest report --quick", &c) == 2, "a run option given to report: 2");
-	ok(parse("contest list --baseline x", &c) == 2, "a report option given to list: 2");
-	ok(parse("contest -d x report", &c) == 2, "an option before the command: 2");
-	ok(parse("contest -nauto -d x report", &c) == 2, "a value glued to -n, then the command: 2");
+	for (size_t i = 0; i < sizeof(usage_errors) / sizeof(usage_errors[0]); i++)
+		ok(parse(usage_errors[i].line, &c) == 2, "%s: 2", usage_errors[i].what);
 	ok(parse("contest -k report noload", &c) == 0 && c.cmd == CMD_RUN &&
 	   !strcmp(c.label, "report") && c.nargs == 1, "-k's value that names a command is a value");
 	ok(parse("contest --label report noload", &c) == 0 && c.cmd == CMD_RUN &&

@@ -11,19 +11,7 @@
 #include "cli/cli.h"
 #include "loads/registry.h"
 #include "tap.h"
-
-static int dummy(struct config *cfg)
-{
-	(void)cfg;
-	return 0;
-}
-
-static const struct command cmds[] = {
-	{ "run", CMD_RUN, dummy, "", "" },
-	{ "list", CMD_LIST, dummy, "", "" },
-	{ "load", CMD_LOAD, dummy, "", "" },
-	{ NULL, 0, NULL, NULL, NULL },
-};
+#include "tests/commands.h"
 
 /* contest list --NAME [VALUE] into cfg: cli_parse's answer. */
 static int parse_option(const char *name, const char *value, struct config *cfg)
@@ -35,7 +23,7 @@ static int parse_option(const char *name, const char *value, struct config *cfg)
 	snprintf(val, sizeof(val), "%s", value ? value : "");
 	free(cfg->args);
 	cfg->args = NULL;
-	return cli_parse(value ? 4 : 3, argv, cmds, cfg);
+	return cli_parse(value ? 4 : 3, argv, test_commands, cfg);
 }
 
 /* The option's value in a load's option struct filled from cfg equals the
@@ -76,7 +64,7 @@ static int in_help(const struct load_ops *ops, const char *name)
 	FILE *f = open_memstream(&text, &len);
 	int found = 0;
 
-	cli_help(f, cmds);
+	cli_help(f, test_commands);
 	fclose(f);
 	snprintf(want, sizeof(want), "--%s ", name);
 	for (char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {

@@ -135,45 +135,25 @@ static void test_row(struct delays_report *d, size_t g, ptrdiff_t ref)
 	const struct report *r = d->r;
 
 	for (size_t f = 0; f < NFIGS; f++) {
-		double *p = xcalloc(r->ntypes, sizeof(*p));
+		struct sigtest **s = xcalloc(r->ntypes, sizeof(*s));
 
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct delay_cell *a = cell_at(d, g, t);
-			const struct delay_cell *b;
 
-			p[t] = NAN;
 			if (!a->n)
 				continue;
-			if (ref < 0) {
-				report_untested(&a->t[f], "no baseline row");
-				continue;
-			}
-			if (ref == (ptrdiff_t)g) {
-				report_untested(&a->t[f], "baseline");
-				continue;
-			}
-			b = cell_at(d, (size_t)ref, t);
-			if (welch_test(&a->fig[f], &b->fig[f], &a->t[f].w) == 0) {
-				p[t] = a->t[f].w.p;
-				d->tests++;
-			} else if (a->n < 2 || b->n < 2) {
-				report_untested(&a->t[f], "fewer than 2 runs with delays on a side");
-				d->few++;
-			} else {
-				report_untested(&a->t[f], "no spread on either side");
-				d->flat++;
-			}
+			s[t] = &a->t[f];
+			if (ref < 0)
+				report_untested(s[t], "no baseline row");
+			else if (ref == (ptrdiff_t)g)
+				report_untested(s[t], "baseline");
+			else
+				report_welch(s[t], &a->fig[f], &cell_at(d, (size_t)ref, t)->fig[f],
+					     "fewer than 2 runs with delays on a side", &d->tests,
+					     &d->few, &d->flat);
 		}
-		holm_adjust(p, p, r->ntypes);
-		for (size_t t = 0; t < r->ntypes; t++) {
-			struct delay_cell *a = cell_at(d, g, t);
-
-			if (a->t[f].untested || !a->n)
-				continue;
-			a->t[f].p_holm = p[t];
-			a->t[f].significant = !isnan(p[t]) && p[t] < r->alpha;
-		}
-		free(p);
+		report_holm(s, r->ntypes, r->alpha);
+		free(s);
 	}
 }
 

@@ -119,41 +119,23 @@ static void lat_test(struct latency *l, size_t g, ptrdiff_t ref)
 	const struct report *r = l->r;
 
 	for (size_t k = 0; k < PROBE_TASKS; k++) {
-		double *p = xcalloc(r->ntypes, sizeof(*p));
+		struct sigtest **s = xcalloc(r->ntypes, sizeof(*s));
 
 		for (size_t t = 0; t < r->ntypes; t++) {
 			struct latency_cell *a = lat_at(l, g, t, k);
-			const struct latency_cell *b;
 
-			p[t] = NAN;
 			if (!a->n)
 				continue;
-			if (ref < 0) {
-				report_untested(&a->t, "no baseline row with the probe");
-				continue;
-			}
-			b = lat_at(l, (size_t)ref, t, k);
-			if (welch_test(&a->logp99, &b->logp99, &a->t.w) == 0) {
-				p[t] = a->t.w.p;
-				l->tests++;
-			} else if (a->n < 2 || b->n < 2) {
-				report_untested(&a->t, "fewer than 2 runs with the probe on a side");
-				l->few++;
-			} else {
-				report_untested(&a->t, "no spread on either side");
-				l->flat++;
-			}
+			s[t] = &a->t;
+			if (ref < 0)
+				report_untested(s[t], "no baseline row with the probe");
+			else
+				report_welch(s[t], &a->logp99, &lat_at(l, (size_t)ref, t, k)->logp99,
+					     "fewer than 2 runs with the probe on a side", &l->tests,
+					     &l->few, &l->flat);
 		}
-		holm_adjust(p, p, r->ntypes);
-		for (size_t t = 0; t < r->ntypes; t++) {
-			struct latency_cell *a = lat_at(l, g, t, k);
-
-			if (a->t.untested || !a->n)
-				continue;
-			a->t.p_holm = p[t];
-			a->t.significant = !isnan(p[t]) && p[t] < r->alpha;
-		}
-		free(p);
+		report_holm(s, r->ntypes, r->alpha);
+		free(s);
 	}
 }
 

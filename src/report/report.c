@@ -316,41 +316,56 @@ static void ratio(const struct store *st, struct report *r, size_t g, size_t t)
 
 /* ---- tests against the test base ----------------------------------------- */
 
-static void welch_cell(struct report *r, struct sigtest *t, const struct summary *a,
-		       const struct summary *b)
+void report_welch(struct sigtest *t, const struct summary *a, const struct summary *b,
+		  const char *few, size_t *tests, size_t *nfew, size_t *flat)
 {
 	if (welch_test(a, b, &t->w) == 0) {
 		t->untested = NULL;
-		r->tests++;
+		(*tests)++;
 	} else if (a->n < 2 || b->n < 2) {
-		report_untested(t, "fewer than 2 valid runs on a side");
-		r->few++;
+		report_untested(t, few);
+		(*nfew)++;
 	} else {
 		report_untested(t, "no spread on either side");
-		r->flat++;
+		(*flat)++;
 	}
+}
+
+void report_holm(struct sigtest *const *s, size_t ntypes, double alpha)
+{
+	double *p = xcalloc(ntypes, sizeof(*p));
+
+	for (size_t t = 0; t < ntypes; t++)
+		p[t] = s[t] && !s[t]->untested ? s[t]->w.p : NAN;
+	holm_adjust(p, p, ntypes);
+	for (size_t t = 0; t < ntypes; t++) {
+		if (!s[t] || s[t]->untested)
+			continue;
+		s[t]->p_holm = p[t];
+		s[t]->significant = !isnan(p[t]) && p[t] < alpha;
+	}
+	free(p);
+}
+
+static void welch_cell(struct report *r, struct sigtest *t, const struct summary *a,
+		       const struct summary *b)
+{
+	report_welch(t, a, b, "fewer than 2 valid runs on a side", &r->tests, &r->few, &r->flat);
 }
 
 /* Holm's adjustment across the run types of one row, for one figure. */
 static void adjust(struct report *r, size_t g, int loads)
 {
-	double *p = xcalloc(r->ntypes, sizeof(*p));
+	struct sigtest **s = xcalloc(r->ntypes, sizeof(*s));
 
 	for (size_t t = 0; t < r->ntypes; t++) {
 		struct cell *c = report_cell_at(r, g, t);
-		struct sigtest *s = loads ? &c->t_loads : &c->t_time;
 
-		p[t] = c->n && !s->untested ? s->w.p : NAN;
+		if (c->n)
+			s[t] = loads ? &c->t_loads : &c->t_time;
 	}
-	holm_adjust(p, p, r->ntypes);
-	for (size_t t = 0; t < r->ntypes; t++) {
-		struct cell *c = report_cell_at(r, g, t);
-		struct sigtest *s = loads ? &c->t_loads : &c->t_time;
-
-		s->p_holm = p[t];
-		s->significant = !isnan(p[t]) && p[t] < r->alpha;
-	}
-	free(p);
+	report_holm(s, r->ntypes, r->alpha);
+	free(s);
 }
 
 /* The smallest change in Time each test of row g could have found, against

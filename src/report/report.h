@@ -162,6 +162,15 @@ int report_base_is_row(const struct report_base *b, const struct report_row *g);
 ptrdiff_t report_test_row(const struct report *r, size_t g);
 /* A test not made, and why. */
 void report_untested(struct sigtest *t, const char *why);
+/* A cell's figure, its runs a, against the test base's, b: Welch's test
+ * into t, counted in *tests; or t untested, `few` (fewer than 2 runs on a
+ * side, counted in *nfew) or "no spread on either side" (*flat). */
+void report_welch(struct sigtest *t, const struct summary *a, const struct summary *b,
+		  const char *few, size_t *tests, size_t *nfew, size_t *flat);
+/* Holm's adjustment of one figure's tests across a row's run types: s[t]
+ * is run type t's, NULL for a cell with no runs.  Each test made gets its
+ * p_holm and whether it is significant at alpha; the others stay untested. */
+void report_holm(struct sigtest *const *s, size_t ntypes, double alpha);
 /* Whether a run type runs a load beside the workload (a type this contest
  * does not know, from other records, is taken to). */
 int report_type_has_load(const char *type);

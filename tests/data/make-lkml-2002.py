@@ -31,7 +31,7 @@ import re
 import statistics
 import sys
 sys.dont_write_bytecode = True  # nothing left in tests/data
-from records import line  # noqa: E402
+from records import line, run_fields  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPREAD = {1: [0], 2: [-1, 1], 3: [-1.5, 0.5, 1], 5: [-2, -1.5, 0.5, 1, 2]}
@@ -39,12 +39,9 @@ SPREAD = {1: [0], 2: [-1, 1], 3: [-1.5, 0.5, 1], 5: [-2, -1.5, 0.5, 1, 2]}
 
 def run(label, sec, rnd, t, cpu, loads, lcpu, ns=None):
     ns = round(t * 1e9) if ns is None else ns
-    return line('run', [
-        ('label', label), ('session', 'lkml-2002'), ('type', sec), ('round', rnd),
-        ('workload', 'kernel 2.4.19 (as posted to LKML, 2002-11)'), ('flush', 'unknown'),
-        ('valid', 1), ('elapsed_ns', ns), ('user_ns', round(ns * cpu / 100)),
-        ('sys_ns', 0), ('load_work', '%.6f' % loads),
-        ('load_user_ns', round(ns * lcpu / 100)), ('load_sys_ns', 0)])
+    return line('run', run_fields(label, 'lkml-2002', sec, rnd,
+                                  'kernel 2.4.19 (as posted to LKML, 2002-11)', 'unknown',
+                                  ns, round(ns * cpu / 100), loads, round(ns * lcpu / 100)))
 
 
 def spread_runs(label, sec, n, t, cpu, loads, lcpu):

@@ -19,7 +19,7 @@ The output is committed; this script documents how it was made.
 import os
 import sys
 sys.dont_write_bytecode = True  # nothing left in tests/data
-from records import line  # noqa: E402
+from records import env_line, line, run_fields  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TIMES = {'noload': 100, 'io_load': 150, 'process_load': 120}
@@ -40,17 +40,10 @@ def params(label, typ, session):
 def run(label, session, typ, rnd):
     ns = round((TIMES[typ] + rnd) * 1e9)
     flush = 'fadvise' if label == 'user' else 'drop_caches'
-    kv = [('label', label), ('session', session), ('type', typ), ('round', rnd),
-          ('workload', 'builtin scale=40 jobs=8'), ('flush', flush), ('valid', 1),
-          ('elapsed_ns', ns), ('user_ns', ns * 6 // 10), ('sys_ns', 0),
-          ('load_work', '%.6f' % (0 if typ == 'noload' else 10)),
-          ('load_user_ns', 0 if typ == 'noload' else ns * 4 // 10), ('load_sys_ns', 0)]
+    kv = run_fields(label, session, typ, rnd, 'builtin scale=40 jobs=8', flush, ns,
+                    ns * 6 // 10, 0 if typ == 'noload' else 10,
+                    0 if typ == 'noload' else ns * 4 // 10)
     return line('run', kv + params(label, typ, session))
-
-
-def env(label, session):
-    return line('env', [('label', label), ('session', session), ('contest', '0.1.0'),
-                        ('kernel', '6.1-' + label), ('jobs', 8)])
 
 
 def main():
@@ -58,7 +51,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     for label in ('base', 'user', 'big', 'close', 'old', 'twice'):
         sessions = ['s1', 's2'] if label == 'twice' else ['s1']
-        lines = [env(label, s) for s in sessions]
+        lines = [env_line(label, s) for s in sessions]
         for s in sessions:
             for rnd in (1, 2):
                 lines += [run(label, s, typ, rnd) for typ in TIMES]

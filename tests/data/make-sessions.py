@@ -33,7 +33,7 @@ import math
 import os
 import sys
 sys.dont_write_bytecode = True  # nothing left in tests/data
-from records import line  # noqa: E402
+from records import env_line, line, run_fields  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -53,17 +53,9 @@ def run(label, session, typ, rnd, t):
     ns = round(t * 1e9)
     cpu = 90 if typ == 'noload' else 60
     lcpu = 0 if typ == 'noload' else 40
-    kv = [('label', label), ('session', session), ('type', typ), ('round', rnd),
-          ('workload', 'builtin scale=40 jobs=8'), ('flush', 'drop_caches'), ('valid', 1),
-          ('elapsed_ns', ns), ('user_ns', ns * cpu // 100), ('sys_ns', 0),
-          ('load_work', '%.6f' % (0 if typ == 'noload' else 10)),
-          ('load_user_ns', ns * lcpu // 100), ('load_sys_ns', 0)]
-    return line('run', kv)
-
-
-def env(label, session):
-    return line('env', [('label', label), ('session', session), ('contest', '0.1.0'),
-                        ('kernel', '6.1-' + label), ('jobs', 8)])
+    return line('run', run_fields(label, session, typ, rnd, 'builtin scale=40 jobs=8',
+                                  'drop_caches', ns, ns * cpu // 100,
+                                  0 if typ == 'noload' else 10, ns * lcpu // 100))
 
 
 # ---- the oracle: Student's t by integrating its density ------------------------
@@ -124,7 +116,7 @@ def main():
     out = os.path.join(HERE, 'sessions')
     os.makedirs(out, exist_ok=True)
     for label, sessions in LABELS.items():
-        lines = [env(label, s) for s in sessions]
+        lines = [env_line(label, s) for s in sessions]
         for session, types in sessions.items():
             rounds = max(len(v) for v in types.values())
             for i in range(rounds):

@@ -23,7 +23,7 @@ The output is committed; this script documents how it was made.
 import os
 import sys
 sys.dont_write_bytecode = True  # nothing left in tests/data
-from records import line  # noqa: E402
+from records import env_line, line, run_fields  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SLEEP1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
@@ -34,11 +34,8 @@ def run(label, typ, rnd, t, loads, session='s1', sysfig=True, load_session=False
     ns = round(t * 1e9)
     cpu = 90 if typ == 'noload' else 60
     lcpu = 0 if typ == 'noload' else 40
-    kv = [('label', label), ('session', session), ('type', typ), ('round', rnd),
-          ('workload', 'builtin scale=40 jobs=8'), ('flush', 'fadvise'), ('valid', 1),
-          ('elapsed_ns', ns), ('user_ns', ns * cpu // 100), ('sys_ns', 0),
-          ('load_work', '%.6f' % loads), ('load_user_ns', ns * lcpu // 100),
-          ('load_sys_ns', 0)]
+    kv = run_fields(label, session, typ, rnd, 'builtin scale=40 jobs=8', 'fadvise', ns,
+                    ns * cpu // 100, loads, ns * lcpu // 100)
     if load_session:
         kv.append(('load_session', 1))
     if sysfig:
@@ -47,20 +44,14 @@ def run(label, typ, rnd, t, loads, session='s1', sysfig=True, load_session=False
     return line('run', kv)
 
 
-def env(label, session, **extra):
-    kv = [('label', label), ('session', session), ('contest', '0.1.0'),
-          ('kernel', '6.1-' + label), ('jobs', 8)] + list(extra.items())
-    return line('env', kv)
-
-
 def main():
     out = os.path.join(HERE, 'stats')
     os.makedirs(out, exist_ok=True)
     files = {
-        'base': [env('base', 's1', cpu_model='Fake CPU, "quoted"')],
-        'new': [env('new', 's1', cpu_model='Fake CPU, "quoted"', cmdline='ro\x01quiet')],
-        'one': [env('one', 's1')],
-        'mix': [env('mix', 's1'), env('mix', 's2')],
+        'base': [env_line('base', 's1', cpu_model='Fake CPU, "quoted"')],
+        'new': [env_line('new', 's1', cpu_model='Fake CPU, "quoted"', cmdline='ro\x01quiet')],
+        'one': [env_line('one', 's1')],
+        'mix': [env_line('mix', 's1'), env_line('mix', 's2')],
     }
     noload = {'base': [97.2, 103.1, 99.8, 101.0, 98.4],
               'new': [98.0, 100.5, 99.0, 101.5, 100.0]}

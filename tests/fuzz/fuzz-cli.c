@@ -9,24 +9,9 @@
 #include "cli/cli.h"
 #include "loads/registry.h"
 #include "fuzz.h"
+#include "tests/commands.h"
 
 #define MAX_WORDS 256
-
-static int dummy(struct config *cfg)
-{
-	(void)cfg;
-	return 0;
-}
-
-/* The same commands as main.c's table. */
-static const struct command cmds[] = {
-	{ "run", CMD_RUN, dummy, "[options] [RUNTYPE...]", "run" },
-	{ "report", CMD_REPORT, dummy, "[options] [LABEL...]", "report" },
-	{ "load", CMD_LOAD, dummy, "NAME [-t SECONDS] [options]", "load" },
-	{ "list", CMD_LIST, dummy, "[load options]", "list" },
-	{ "env", CMD_ENV, dummy, "[--work-dir DIR]", "env" },
-	{ NULL, 0, NULL, NULL, NULL },
-};
 
 static int is_word(char **argv, int argc, const char *p)
 {
@@ -41,7 +26,7 @@ static void check_config(const struct config *c, int argc, char **argv)
 {
 	int known = 0;
 
-	for (const struct command *k = cmds; k->name; k++)
+	for (const struct command *k = test_commands; k->name; k++)
 		known |= c->cmd == k->id;
 	FUZZ_ASSERT(known);
 	FUZZ_ASSERT(c->argc == argc && c->argv == argv);
@@ -87,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 
-	rc = cli_parse(argc, argv, cmds, &cfg);
+	rc = cli_parse(argc, argv, test_commands, &cfg);
 	FUZZ_ASSERT(rc == -1 || rc == 0 || rc == 2);
 	if (rc == 0)
 		check_config(&cfg, argc, argv);
