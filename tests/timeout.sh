@@ -44,12 +44,13 @@ command -v timeout >/dev/null 2>&1 || {
 
 mark="$name.$$.$(date +%s)"
 
-marked() {	# the pids of processes carrying this run's mark
-	for e in /proc/[0-9]*/environ; do
-		{ tr '\0' '\n' <"$e"; } 2>/dev/null | grep -qxF "CONTEST_TEST_RUN=$mark" || continue
-		p=${e#/proc/}
-		echo "${p%/environ}"
-	done
+marked() {	# the pids of processes carrying this run's mark: one grep over
+	# every environment (-z: a NUL ends a variable).  It was a tr and a
+	# grep per process of the machine, at every test's end: with the 200
+	# processes of a busy suite (loads' rings, builds' compilers) some 3 CPU-s
+	# and 10 s each time, counted in no test's time; this takes 0.02 CPU-s.
+	grep -lzxF "CONTEST_TEST_RUN=$mark" /proc/[0-9]*/environ 2>/dev/null |
+		sed 's|^/proc/\([0-9]*\)/environ$|\1|'
 }
 
 sweep() {	# what the test left running: SIGKILL after the grace
