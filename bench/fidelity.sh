@@ -43,7 +43,7 @@
 # mem_load's row needs swap: for that row only, the script makes a zram swap
 # device of its own (/sys/class/zram-control/hot_add, never /dev/zram0) and
 # removes it after the row and on every exit.  A watchdog stops the mem load
-# (either side) before the swap device can fill up.  See bench/README.md.
+# (either side) before the swap device can fill up.  See bench/methods.md.
 #
 # Usage: bench/fidelity.sh [options] TREE      (as root; TREE: a Linux tree)
 

@@ -14,7 +14,7 @@
 #
 # Usage: bench/loads.sh [options] [LOAD...]     (default: every pair)
 # Run it from the build directory, or set CONTEST=path/to/contest; root is
-# not needed.  See bench/README.md for what each pair compares.
+# not needed.  See bench/methods.md for what each pair compares.
 
 set -u
 . "$(dirname "$0")/lib.sh" || exit 2
