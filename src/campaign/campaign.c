@@ -33,6 +33,7 @@
 #include "run/suite.h"
 #include "loads/runtype.h"
 #include "results/store.h"
+#include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/util.h"
@@ -399,16 +400,17 @@ static int drive(struct ctx *c, campaign_parse_fn parse)
 		switch (d.act) {
 		case ACT_IDLE:
 			info("campaign %s is over: %s", c->p.id, c->n ? c->j[c->n - 1].note : "");
-			return 0;
+			return EXIT_OK;
 		case ACT_APPEND:
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			continue;
 		case ACT_RUN:
 			if (!c->p.boot[d.line.seq - 1].burnin) {
 				rc = measure(c, parse, d.line.seq);
-				if (rc >= 128 || proc_interrupted())
-					return rc >= 128 ? rc : 128 + proc_interrupted();
+				if (rc >= EXIT_SIGNAL || proc_interrupted())
+					return rc >= EXIT_SIGNAL ? rc :
+					       EXIT_SIGNAL + proc_interrupted();
 				if (rc) {
 					d.line.phase = PH_FAILED;
 					snprintf(d.line.note, sizeof(d.line.note), "the runs failed "
@@ -419,25 +421,25 @@ static int drive(struct ctx *c, campaign_parse_fn parse)
 				}
 			}
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			continue;
 		case ACT_BOOT:
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			if (boot_now(c, d.line.seq, why, sizeof(why)) == 0)
-				return 0;
+				return EXIT_OK;
 			msg("campaign %s: boot %" PRIu64 ": %s", c->p.id, d.line.seq, why);
 			d.line.phase = PH_FAILED;
 			snprintf(d.line.note, sizeof(d.line.note), "cannot boot: %.400s", why);
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			continue;
 		case ACT_END:
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			disable(c->p.id);
 			print_tables(c, stdout);
-			return strncmp(d.line.note, "done", 4) ? 1 : 0;
+			return strncmp(d.line.note, "done", 4) ? EXIT_FAILED : EXIT_OK;
 		}
 	}
 }
@@ -500,7 +502,7 @@ static int cmd_plan(const struct config *cfg)
 {
 	struct campaign_plan p;
 	char why[1024], cwd[4096], *dir = NULL, *path, *results;
-	int rc = 0;
+	int rc = EXIT_OK;
 
 	memset(&p, 0, sizeof(p));
 	if (cfg->nkernels < 2)
@@ -550,7 +552,7 @@ static int cmd_plan(const struct config *cfg)
 	p.boots = cfg->boots ? cfg->boots : DEFAULT_BOOTS;
 	if (cfg->until && parse_until(cfg->until, &p)) {
 		plan_free(&p);
-		return 2;
+		return EXIT_USAGE;
 	}
 	for (int i = 1; i < cfg->nargs; i++)
 		if (!runtype_find(cfg->args[i])) {
@@ -564,7 +566,7 @@ static int cmd_plan(const struct config *cfg)
 	if (!getcwd(cwd, sizeof(cwd))) {
 		plan_free(&p);
 		msg("getcwd: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILED;
 	}
 	p.cwd = xstrdup(cwd);
 	p.nargs = (size_t)cfg->argc - 2;
@@ -590,16 +592,16 @@ static int cmd_plan(const struct config *cfg)
 	results = fs_absolute(cfg->results);
 	if (make_dirs(dir)) {
 		msg("cannot create %s: %s", dir, strerror(errno));
-		rc = 1;
+		rc = EXIT_FAILED;
 	} else if (plan_write(path, &p, why, sizeof(why))) {
 		msg("%s", why);
-		rc = 1;
+		rc = EXIT_FAILED;
 	} else {
 		char *rpath = xasprintf("%s/results", dir);
 
 		if (replace_file(rpath, results, strlen(results))) {
 			msg("cannot write %s: %s", rpath, strerror(errno));
-			rc = 1;
+			rc = EXIT_FAILED;
 		}
 		free(rpath);
 	}
@@ -675,23 +677,23 @@ static int cmd_start(struct ctx *c, campaign_parse_fn parse)
 {
 	char running[4096], base[4096], why[1024];
 	char *path = xasprintf("%s/cmdline", c->dir), *active = active_path();
-	int ret = 0;
+	int ret = EXIT_OK;
 
 	if (preflight(c, parse)) {
 		free(path);
 		free(active);
-		return 1;
+		return EXIT_FAILED;
 	}
 	read_rooted("/proc/cmdline", running, sizeof(running));
 	boot_base_cmdline(running, base, sizeof(base));
 	if (replace_file(path, base, strlen(base)) ||
 	    replace_file(active, c->p.id, strlen(c->p.id))) {
 		msg("cannot write %s: %s", active, strerror(errno));
-		ret = 1;
+		ret = EXIT_FAILED;
 	} else if (systemd_here()) {
 		if (install_service(why, sizeof(why))) {
 			msg("%s", why);
-			ret = 1;
+			ret = EXIT_FAILED;
 		} else {
 			info("installed and enabled %s: it resumes the campaign at every boot", UNIT);
 		}
@@ -774,7 +776,7 @@ static int cmd_status(struct ctx *c)
 	}
 	putchar('\n');
 	print_tables(c, stdout);
-	return 0;
+	return EXIT_OK;
 }
 
 static int cmd_abort(struct ctx *c)
@@ -786,7 +788,7 @@ static int cmd_abort(struct ctx *c)
 	if (last && last->phase == PH_END) {
 		info("campaign %s is over already: %s", c->p.id, last->note);
 		disable(c->p.id);
-		return 0;
+		return EXIT_OK;
 	}
 	memset(&l, 0, sizeof(l));
 	read_rooted("/proc/sys/kernel/random/boot_id", l.boot_id, sizeof(l.boot_id));
@@ -795,12 +797,12 @@ static int cmd_abort(struct ctx *c)
 	l.time = real_ns() / NS_PER_SEC;
 	snprintf(l.note, sizeof(l.note), "aborted by the user");
 	if (append(c, &l))
-		return 1;
+		return EXIT_FAILED;
 	snprintf(id, sizeof(id), "%s", c->p.id);
 	disable(id);
 	info("campaign %s aborted: the service is disabled, the machine boots its default "
 	     "kernel; every result is kept", id);
-	return 0;
+	return EXIT_OK;
 }
 
 static int cmd_resume(campaign_parse_fn parse)
@@ -812,16 +814,16 @@ static int cmd_resume(campaign_parse_fn parse)
 	read_active(id, sizeof(id));
 	if (!id[0]) {
 		info("no campaign is active");
-		return 0;
+		return EXIT_OK;
 	}
 	if (open_campaign(&c, id))
-		return 1;
+		return EXIT_FAILED;
 	lock = xasprintf("%s/lock", c.dir);
 	fd = lock_file(lock, "resuming this campaign", "wait for it");
 	if (fd < 0) {
 		free(lock);
 		close_campaign(&c);
-		return 1;
+		return EXIT_FAILED;
 	}
 	rc = drive(&c, parse);
 	unlock_file(lock, &fd);
@@ -886,10 +888,10 @@ int campaign_main(struct config *cfg, campaign_parse_fn parse)
 		return usage_error("campaign %s wants the campaign's ID", verb);
 	if (!id[0]) {
 		msg("no campaign planned yet");
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (open_campaign(&c, id))
-		return 1;
+		return EXIT_FAILED;
 	rc = !strcmp(verb, "start") ? cmd_start(&c, parse) : !strcmp(verb, "status") ?
 	     cmd_status(&c) : cmd_abort(&c);
 	close_campaign(&c);
@@ -901,8 +903,8 @@ int campaign_report(const char *id)
 	struct ctx c;
 
 	if (open_campaign(&c, id))
-		return 1;
+		return EXIT_FAILED;
 	print_tables(&c, stdout);
 	close_campaign(&c);
-	return 0;
+	return EXIT_OK;
 }

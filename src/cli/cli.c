@@ -19,6 +19,7 @@
 #include "loads/registry.h"
 #include "loads/runtype.h"
 #include "results/latency.h"
+#include "lib/exitcode.h"
 #include "lib/swap.h"
 #include "lib/util.h"
 
@@ -819,7 +820,7 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 	defaults(cfg, argc, argv);
 	cfg->cmd = pick_command(argc, argv, cmds, &first);
 	if (!cfg->cmd)
-		return 2;
+		return EXIT_USAGE;
 	for (size_t i = 0; i < ntable; i++) {
 		const struct opt *o = &table[i];
 

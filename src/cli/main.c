@@ -19,6 +19,7 @@
 #include "loads/registry.h"
 #include "loads/runtype.h"
 #include "results/store.h"
+#include "lib/exitcode.h"
 #include "lib/util.h"
 
 static int cmd_run(struct config *cfg)
@@ -56,12 +57,12 @@ static int load_results(const struct config *cfg, struct store *st)
 			    cfg->nresults_dirs ? (size_t)cfg->nresults_dirs : 1, st, why,
 			    sizeof(why))) {
 		msg("%s", why);
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (st->duplicates)
 		msg("%zu record%s found again in another results file, read once",
 		    st->duplicates, st->duplicates == 1 ? "" : "s");
-	return 0;
+	return EXIT_OK;
 }
 
 /* The results directory read whole, or with --compare ID that sitting
@@ -75,9 +76,9 @@ static int load_selected(const struct config *cfg, struct store *st, struct repo
 
 	*labels = NULL;
 	if (load_results(cfg, st))
-		return 1;
+		return EXIT_FAILED;
 	if (!cfg->compare_id)
-		return 0;
+		return EXIT_OK;
 	if (cfg->nargs) {
 		store_free(st);
 		return usage_error("--compare ID shows the labels of that comparison: name no "
@@ -86,11 +87,11 @@ static int load_selected(const struct config *cfg, struct store *st, struct repo
 	if (compare_select(st, cfg->compare_id, labels, &n, why, sizeof(why))) {
 		msg("%s", why);
 		store_free(st);
-		return 1;
+		return EXIT_FAILED;
 	}
 	o->labels = *labels;
 	o->nlabels = n;
-	return 0;
+	return EXIT_OK;
 }
 
 static int cmd_report(struct config *cfg)
@@ -113,7 +114,8 @@ static int cmd_report(struct config *cfg)
 	ret = report_print(stdout, &st, &o, why, sizeof(why));
 	if (ret) {
 		msg("%s", why);
-		ret = ret == -2 ? 2 : 1;	/* -2: the command line names what is not there */
+		/* -2: the command line names what is not there */
+		ret = ret == -2 ? EXIT_USAGE : EXIT_FAILED;
 	}
 	free(labels);
 	store_free(&st);
@@ -144,7 +146,7 @@ static int cmd_plot(struct config *cfg)
 	}
 	if (ret) {
 		msg("%s", why);
-		ret = ret == -2 ? 2 : 1;
+		ret = ret == -2 ? EXIT_USAGE : EXIT_FAILED;
 	}
 	free(labels);
 	store_free(&st);
@@ -174,7 +176,7 @@ static int cmd_merge(struct config *cfg)
 	if (m.damaged)
 		msg("%zu damaged record%s not copied (see above)", m.damaged,
 		    m.damaged == 1 ? "" : "s");
-	return ret || m.damaged ? 1 : 0;
+	return ret || m.damaged ? EXIT_FAILED : EXIT_OK;
 }
 
 /* contest relabel [-d DIR] [--merge] OLD NEW: OLD's records under NEW,
@@ -199,7 +201,7 @@ static int cmd_relabel(struct config *cfg)
 			    sizeof(why));
 	if (ret) {
 		msg("%s", why);
-		return ret == -2 ? 2 : 1;
+		return ret == -2 ? EXIT_USAGE : EXIT_FAILED;
 	}
 	if (m.finished)
 		info("%s: '%s' held every record of '%s' already (a relabel cut short): '%s' "
@@ -214,7 +216,7 @@ static int cmd_relabel(struct config *cfg)
 	if (m.damaged)
 		msg("%zu damaged line%s moved with them as they were (see above)", m.damaged,
 		    m.damaged == 1 ? "" : "s");
-	return 0;
+	return EXIT_OK;
 }
 
 static int cmd_load(struct config *cfg)
@@ -293,7 +295,7 @@ static int cmd_list(struct config *cfg)
 	       "               tinyconfig), built out of tree: make -j(4 x CPUs) vmlinux\n"
 	       "  cmd:DIR      --build-cmd CMD timed, --clean-cmd CMD before it, by\n"
 	       "               /bin/sh -c in DIR\n");
-	return 0;
+	return EXIT_OK;
 }
 
 /* What a run here would record about the machine, one "key: value" a line. */
@@ -316,7 +318,7 @@ static int cmd_env(struct config *cfg)
 		       r.kv[i].val);
 	}
 	record_free(&r);
-	return 0;
+	return EXIT_OK;
 }
 
 static int reparse(int argc, char **argv, struct config *cfg);
@@ -367,11 +369,11 @@ int main(int argc, char **argv)
 
 	if (cli_check(why, sizeof(why))) {
 		msg("internal error: %s", why);
-		return 1;
+		return EXIT_FAILED;
 	}
 	rc = cli_parse(argc, argv, commands, &cfg);
 	if (rc == -1)
-		rc = 0;
+		rc = EXIT_OK;
 	else if (rc == 0) {
 		if (cfg.no_delays)
 			delays_off("not collected (--no-delays)");
@@ -384,7 +386,7 @@ int main(int argc, char **argv)
 	free(cfg.kernels);
 	if (fflush(stdout) || ferror(stdout)) {
 		msg("error writing output: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILED;
 	}
 	return rc;
 }

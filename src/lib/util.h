@@ -32,7 +32,7 @@ void xclose_memstream(FILE *f);
  * return -1, for `return whyf(why, len, "mkdir %s: %s", ...)`. */
 int whyf(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* "contest: MESSAGE" and the hint to --help on stderr; returns 2. */
+/* "contest: MESSAGE" and the hint to --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "contest: ..." on stderr: errors and warnings. */
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

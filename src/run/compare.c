@@ -29,6 +29,7 @@
 #include "run/compare.h"
 #include "run/env.h"
 #include "run/suite.h"
+#include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/util.h"
@@ -309,8 +310,8 @@ static int check_knob(struct comparison *c, const struct config *cfg, char *why,
 	return 0;
 }
 
-/* --vary KEY=V1,V2: 0, 2 when the command line is wrong, 1 when this
- * machine cannot vary KEY. */
+/* --vary KEY=V1,V2: 0, EXIT_USAGE when the command line is wrong,
+ * EXIT_FAILED when this machine cannot vary KEY. */
 static int parse_vary(struct comparison *c, const struct config *cfg, char *why, size_t len)
 {
 	const char *spec = cfg->vary, *eq = strchr(spec, '=');
@@ -327,12 +328,12 @@ static int parse_vary(struct comparison *c, const struct config *cfg, char *why,
 			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
 				 i ? ", " : "", knobs[i].name);
 		whyf(why, len, "--vary wants KEY=V1,V2 with KEY one of %s, not '%s'", known, spec);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (check_options(c, cfg, why, len))
-		return 2;
+		return EXIT_USAGE;
 	if (check_knob(c, cfg, why, len))
-		return 1;
+		return EXIT_FAILED;
 	values = xstrdup(eq + 1);
 	for (char *v = strtok_r(values, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
 		char *label = xasprintf("%s=%s", c->knob_name, v);
@@ -344,8 +345,8 @@ static int parse_vary(struct comparison *c, const struct config *cfg, char *why,
 	free(values);
 	for (size_t i = 0; i < c->n; i++)
 		if (check_value(c, &c->cfgs[i], why, len))
-			return 2;
-	return check_labels(c, why, len) ? 2 : 0;
+			return EXIT_USAGE;
+	return check_labels(c, why, len) ? EXIT_USAGE : 0;
 }
 
 /* ---- the order --------------------------------------------------------------- */
@@ -458,11 +459,11 @@ int compare_init(struct comparison *c, const struct config *cfg)
 	if (!cfg->configs == !cfg->vary)
 		return usage_error("compare wants its configurations: --configs FILE or "
 				   "--vary KEY=V1,V2 (one of them)");
-	/* a configuration the command line names wrong is a usage error, 2 */
+	/* a configuration the command line names wrong is a usage error */
 	if (cfg->vary)
 		bad = parse_vary(c, cfg, why, sizeof(why));
-	else if ((bad = read_text(cfg->configs, &text, why, sizeof(why)) ? 2 : 0) == 0)
-		bad = compare_parse(c, cfg->configs, text, why, sizeof(why)) ? 2 : 0;
+	else if ((bad = read_text(cfg->configs, &text, why, sizeof(why)) ? EXIT_USAGE : 0) == 0)
+		bad = compare_parse(c, cfg->configs, text, why, sizeof(why)) ? EXIT_USAGE : 0;
 	free(text);
 	if (bad) {
 		msg("%s", why);
