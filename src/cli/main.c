@@ -361,6 +361,27 @@ static int reparse(int argc, char **argv, struct config *cfg)
 	return cli_parse(argc, argv, commands, cfg);
 }
 
+/* Flush and close stdout, as coreutils' close_stdout() does: a write that
+ * failed at any time (a full disk, a closed pipe, an error of close()) is
+ * a failure of the command.  Returns 0, or -1 with the reason printed. */
+static int close_stdout(void)
+{
+	int failed = ferror(stdout);
+
+	errno = 0;
+	if (fclose(stdout))
+		failed = 1;
+	else if (failed)
+		errno = 0;	/* an earlier write failed, its errno long gone */
+	if (!failed)
+		return 0;
+	if (errno)
+		msg("error writing output: %s", strerror(errno));
+	else
+		msg("error writing output");
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -384,9 +405,7 @@ int main(int argc, char **argv)
 	free(cfg.args);
 	free(cfg.results_dirs);
 	free(cfg.kernels);
-	if (fflush(stdout) || ferror(stdout)) {
-		msg("error writing output: %s", strerror(errno));
+	if (close_stdout())
 		return EXIT_FAILED;
-	}
 	return rc;
 }
