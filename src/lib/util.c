@@ -13,7 +13,7 @@
 #include "lib/exitcode.h"
 #include "lib/util.h"
 
-static void out_of_memory(void)
+void out_of_memory(void)
 {
 	fputs("contest: out of memory\n", stderr);
 	abort();

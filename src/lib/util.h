@@ -11,6 +11,9 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NS_PER_SEC INT64_C(1000000000)
 
+/* "contest: out of memory" on stderr, and abort(): what the x functions
+ * do when memory runs out. */
+void out_of_memory(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);

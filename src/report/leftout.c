@@ -13,6 +13,7 @@
 
 #include "report/format.h"
 #include "report/report-internal.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 /* Rounds listed on a line before "..." */
@@ -78,7 +79,7 @@ static void group_lines(struct report_out *o, const char *who, const char *what,
 
 	for (size_t i = 0; i < n; i++) {
 		const char *text = notes ? runs[i]->note : runs[i]->reason;
-		char *rounds = NULL;
+		struct strbuf rounds = STRBUF_INIT;
 		size_t k = 0;
 
 		if (done[i])
@@ -91,15 +92,15 @@ static void group_lines(struct report_out *o, const char *who, const char *what,
 				continue;
 			done[j] = 1;
 			if (k < ROUNDS_SHOWN)
-				report_append(&rounds, "%s%d", k ? ", " : "", runs[j]->round);
+				xstrbuf_addf(&rounds, "%s%d", k ? ", " : "", runs[j]->round);
 			else if (k == ROUNDS_SHOWN)
-				report_append(&rounds, ", ...");
+				xstrbuf_addf(&rounds, ", ...");
 			k++;
 		}
 		if (k > ROUNDS_SHOWN)
-			report_append(&rounds, " (%zu runs)", k);
-		report_note(o, "%s round%s %s%s: %s", who, k == 1 ? "" : "s", rounds, what, text);
-		free(rounds);
+			xstrbuf_addf(&rounds, " (%zu runs)", k);
+		report_note(o, "%s round%s %s%s: %s", who, k == 1 ? "" : "s", rounds.s, what, text);
+		strbuf_free(&rounds);
 	}
 	free(done);
 }

@@ -37,8 +37,6 @@ int report_in_list(const char *list, const char *name);
  * invalid runs only untested (leftout.c). */
 void report_count_left_out(struct report *r);
 
-/* s = s + formatted */
-void report_append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* keys[] += key (not copied), unless it is there already. */
 void report_add_key(char ***keys, size_t *n, const char *key);
 /* Control characters shown as '?': a value must not drive the terminal. */

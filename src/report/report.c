@@ -18,6 +18,7 @@
 #include "results/latency.h"
 #include "results/record.h"
 #include "results/stats.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 #define ALPHA_DEFAULT 0.05
@@ -25,20 +26,6 @@
 static int by_version(const void *a, const void *b)
 {
 	return strverscmp(*(char *const *)a, *(char *const *)b);
-}
-
-void report_append(char **s, const char *fmt, ...)
-{
-	va_list ap;
-	char *more, *all;
-
-	va_start(ap, fmt);
-	more = xvasprintf(fmt, ap);
-	va_end(ap);
-	all = xasprintf("%s%s", *s ? *s : "", more);
-	free(more);
-	free(*s);
-	*s = all;
 }
 
 /* Distinct values of a run field, each once; the caller frees the array. */
@@ -596,7 +583,7 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 			char *why, size_t len)
 {
 	size_t k = 0;
-	char *all = NULL, *missing = NULL;
+	struct strbuf all = STRBUF_INIT, missing = STRBUF_INIT;
 
 	r->types = distinct(st, 1, &r->ntypes);
 	for (size_t t = 0; t < r->ntypes; t++) {
@@ -613,7 +600,7 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 		return 0;
 	qsort(r->types, r->ntypes, sizeof(*r->types), by_rank);
 	for (size_t t = 0; t < r->ntypes; t++)
-		report_append(&all, "%s%s", t ? ", " : "", r->types[t]);
+		xstrbuf_addf(&all, "%s%s", t ? ", " : "", r->types[t]);
 	for (const char *p = o->types; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0')) {
 		int found = 0;
 
@@ -621,17 +608,17 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 			found = strlen(r->types[t]) == strcspn(p, ",") &&
 				!strncmp(r->types[t], p, strcspn(p, ","));
 		if (!found)
-			report_append(&missing, "%s'%.*s'", missing ? ", " : "", (int)strcspn(p, ","),
-				      p);
+			xstrbuf_addf(&missing, "%s'%.*s'", missing.s ? ", " : "",
+				     (int)strcspn(p, ","), p);
 	}
-	if (missing) {
+	if (missing.s) {
 		whyf(why, len, "--type: no valid runs of %s in the rows shown; their run types: %s",
-		     missing, all ? all : "none");
-		free(missing);
-		free(all);
+		     missing.s, all.s ? all.s : "none");
+		strbuf_free(&missing);
+		strbuf_free(&all);
 		return -1;
 	}
-	free(all);
+	strbuf_free(&all);
 	k = 0;
 	for (size_t t = 0; t < r->ntypes; t++)
 		if (report_in_list(o->types, r->types[t]))
