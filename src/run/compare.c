@@ -475,27 +475,6 @@ int compare_init(struct comparison *c, const struct config *cfg)
 
 /* ---- commands ---------------------------------------------------------------- */
 
-/* Stop what is left of process group pg, whose leader (contest's child)
- * is kept a zombie until now so that pg names no other group meanwhile:
- * SIGTERM, up to a grace, SIGKILL, then the leader reaped (the others are
- * not contest's children: init reaps them). */
-static void stop_group(pid_t pg)
-{
-	int64_t end = mono_ns() + GRACE;
-
-	kill(-pg, SIGTERM);
-	kill(-pg, SIGCONT);
-	while (proc_group_alive(pg) && mono_ns() < end)
-		sleep_ns(10 * 1000 * 1000);
-	kill(-pg, SIGKILL);
-	end = mono_ns() + GRACE;
-	while (proc_group_alive(pg) && mono_ns() < end)
-		sleep_ns(10 * 1000 * 1000);
-	while (waitpid(pg, NULL, 0) < 0 && errno == EINTR)
-		;
-	proc_forget(pg);
-}
-
 /* The wait status of an exited child from waitid()'s siginfo. */
 static int exit_status(const siginfo_t *si)
 {
@@ -524,7 +503,7 @@ static int run_sh(struct comparison *c, const char *what, const char *cmd, int i
 	for (;;) {
 		siginfo_t si;
 
-		/* not reaped yet (WNOWAIT): see stop_group() */
+		/* not reaped yet (WNOWAIT): see proc_kill_kept_group() */
 		si.si_pid = 0;
 		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    si.si_pid == pid) {
@@ -544,9 +523,9 @@ static int run_sh(struct comparison *c, const char *what, const char *cmd, int i
 			;
 		proc_forget(pid);
 	} else if (kept) {
-		*kept = pid;	/* its leader a zombie until stop_group() */
+		*kept = pid;	/* its leader a zombie until proc_kill_kept_group() */
 	} else {
-		stop_group(pid);
+		proc_kill_kept_group(pid, GRACE);
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		char how[64];
@@ -684,7 +663,7 @@ int compare_leave(struct comparison *c, char *why, size_t len)
 		proc_guard_run(k->undo, 0);
 	}
 	if (k->kept) {
-		stop_group(k->kept);
+		proc_kill_kept_group(k->kept, GRACE);
 		k->kept = 0;
 	}
 	return ret;
