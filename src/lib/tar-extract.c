@@ -119,7 +119,7 @@ static int tx_fill(struct tx *x, size_t want)
 		}
 		if (n == 0)
 			return 0;
-		progress(x->hooks, (uint64_t)n);
+		tar_progress(x->hooks, (uint64_t)n);
 		x->end += (size_t)n;
 	}
 	return 1;
@@ -135,7 +135,7 @@ static int tx_truncated(struct tx *x)
  * file `out` (>= 0), appending them to `mem`, or dropping them. */
 static int tx_data(struct tx *x, uint64_t size, int out, struct strbuf *mem)
 {
-	uint64_t left = size + padding(size), data = size;
+	uint64_t left = size + tar_padding(size), data = size;
 
 	while (left) {
 		size_t n, d;
@@ -158,7 +158,7 @@ static int tx_data(struct tx *x, uint64_t size, int out, struct strbuf *mem)
 		x->unchecked += n;
 		if (x->unchecked >= STOP_EVERY) {
 			x->unchecked = 0;
-			if (stopping(x->hooks))
+			if (tar_stopping(x->hooks))
 				return 1;
 		}
 	}
@@ -870,7 +870,7 @@ static int tx_run(struct tx *x)
 		int rc;
 
 		x->unchecked = 0;
-		if (stopping(x->hooks))
+		if (tar_stopping(x->hooks))
 			return 1;
 		rc = tx_fill(x, BLOCK);
 		if (rc <= 0)

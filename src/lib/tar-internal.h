@@ -38,22 +38,13 @@ enum {
 	H_PREFIX = 345, W_PREFIX = 155,
 };
 
-/* ---- shared helpers ------------------------------------------------ */
+/* ---- shared helpers (tar-write.c) ---------------------------------- */
 
-static inline int stopping(const struct tar_hooks *h)
-{
-	return h && h->stop && h->stop(h->arg);
-}
-
-static inline void progress(const struct tar_hooks *h, uint64_t bytes)
-{
-	if (h && h->progress && bytes)
-		h->progress(h->arg, bytes);
-}
-
-static inline uint64_t padding(uint64_t size)
-{
-	return (BLOCK - size % BLOCK) % BLOCK;
-}
+/* Whether the hooks ask to stop (no hooks: never). */
+int tar_stopping(const struct tar_hooks *h);
+/* Tell the hooks bytes more went through (none: nothing said). */
+void tar_progress(const struct tar_hooks *h, uint64_t bytes);
+/* The zeros after size bytes of a member's data, to the next block. */
+uint64_t tar_padding(uint64_t size);
 
 #endif

@@ -30,6 +30,24 @@
 #define MAX_SMALL 07777777ULL		/* largest value of an 8-byte field */
 #define MAX_LARGE 077777777777ULL	/* largest value of a 12-byte field */
 
+/* ---- shared with the extractor -------------------------------------- */
+
+int tar_stopping(const struct tar_hooks *h)
+{
+	return h && h->stop && h->stop(h->arg);
+}
+
+void tar_progress(const struct tar_hooks *h, uint64_t bytes)
+{
+	if (h && h->progress && bytes)
+		h->progress(h->arg, bytes);
+}
+
+uint64_t tar_padding(uint64_t size)
+{
+	return (BLOCK - size % BLOCK) % BLOCK;
+}
+
 /* ---- writer: headers ------------------------------------------------ */
 
 /* Everything a ustar header holds, with values that fit their fields. */
@@ -159,7 +177,7 @@ static int tw_flush(struct tw *t)
 {
 	if (write_all(t->fd, t->buf, t->used))
 		return whyf(t->why, t->len, "write: %s", strerror(errno));
-	progress(t->hooks, t->used);
+	tar_progress(t->hooks, t->used);
 	t->total += t->used;
 	t->used = 0;
 	return 0;
@@ -347,7 +365,7 @@ static int tw_pax(struct tw *t, const struct hdr *m)
 	ustar_fill(b, &x);
 	if (tw_bytes(t, t->pax.s, t->pax.len))
 		return -1;
-	return tw_zeros(t, padding(t->pax.len));
+	return tw_zeros(t, tar_padding(t->pax.len));
 }
 
 /* The header(s) for the member named t->path. */
@@ -439,17 +457,17 @@ static int tw_data(struct tw *t, int fd, uint64_t size)
 				    t->path.s, strerror(errno));
 		}
 		if (n == 0)
-			return tw_zeros(t, left + padding(size));
+			return tw_zeros(t, left + tar_padding(size));
 		t->used += (size_t)n;
 		left -= (uint64_t)n;
 		t->unchecked += (uint64_t)n;
 		if (t->unchecked >= STOP_EVERY) {
 			t->unchecked = 0;
-			if (stopping(t->hooks))
+			if (tar_stopping(t->hooks))
 				return 1;
 		}
 	}
-	return tw_zeros(t, padding(size));
+	return tw_zeros(t, tar_padding(size));
 }
 
 /* Open a listed regular file: *fd is -1 if it has gone or changed type
@@ -653,7 +671,7 @@ static int tw_tree(struct tw *t, int dfd)
 	rc = tw_list(t, dfd, &pool, &names, &n);
 	for (i = 0; !rc && i < n; i++) {
 		t->unchecked = 0;
-		if (stopping(t->hooks)) {
+		if (tar_stopping(t->hooks)) {
 			rc = 1;
 			break;
 		}

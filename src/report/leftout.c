@@ -29,8 +29,8 @@ static ptrdiff_t invalid_row(const struct report *r, const struct run *u)
 
 		if (!strcmp(u->label, row->label) && !strcmp(u->workload, row->identity) &&
 		    u->load_session == row->load_session &&
-		    (!row->host || !strcmp(host_of(u), row->host)) &&
-		    (!row->kernel || !strcmp(kernel_of(u), row->kernel)) &&
+		    (!row->host || !strcmp(report_host_of(u), row->host)) &&
+		    (!row->kernel || !strcmp(report_kernel_of(u), row->kernel)) &&
 		    (!u->probe_profile ||
 		     (u->probe_profile == row->probe &&
 		      !memcmp(u->probe_work_ns, row->probe_work_ns, sizeof(u->probe_work_ns)))))
@@ -153,12 +153,12 @@ void report_left_out_elsewhere(struct report_out *o, const struct report *r,
 		size_t ntypes = 0;
 
 		/* a label shown whole, not one row of it named */
-		if (opts->nlabels && !has(opts->labels, opts->nlabels, label))
+		if (opts->nlabels && !report_has(opts->labels, opts->nlabels, label))
 			continue;
 		for (size_t i = 0; i < r->st->nruns; i++) {
 			const struct run *u = &r->st->runs[i];
 
-			if (elsewhere(r, opts, u, label) && !has(types, ntypes, u->type))
+			if (elsewhere(r, opts, u, label) && !report_has(types, ntypes, u->type))
 				types[ntypes++] = u->type;
 		}
 		for (size_t t = 0; t < ntypes; t++) {

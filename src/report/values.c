@@ -62,7 +62,7 @@ static char *normalised(const char *key, const char *val)
 /* v[] += nv, taken, unless it is there already (then freed). */
 static void add_value(char ***v, size_t *n, char *nv)
 {
-	if (has(*v, *n, nv)) {
+	if (report_has(*v, *n, nv)) {
 		free(nv);
 		return;
 	}

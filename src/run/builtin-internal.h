@@ -26,24 +26,10 @@ struct rng {
 	uint64_t s;
 };
 
-static inline uint32_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static inline unsigned rng_below(struct rng *r, unsigned n)
-{
-	return rng_next(r) % n;
-}
-
-static inline unsigned rng_range(struct rng *r, unsigned lo, unsigned hi)
-{
-	return lo + rng_below(r, hi - lo + 1);
-}
+/* The next number (builtin.c); one below n; one from lo to hi. */
+uint32_t rng_next(struct rng *r);
+unsigned rng_below(struct rng *r, unsigned n);
+unsigned rng_range(struct rng *r, unsigned lo, unsigned hi);
 
 /* ---- the text of a file (builtin.c) ------------------------------------- */
 

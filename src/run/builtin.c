@@ -85,6 +85,25 @@ static int make_dir(const char *dir, const char *name, char *why, size_t len)
 	return 0;
 }
 
+/* splitmix64 (builtin-internal.h) */
+uint32_t rng_next(struct rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+unsigned rng_below(struct rng *r, unsigned n)
+{
+	return rng_next(r) % n;
+}
+
+unsigned rng_range(struct rng *r, unsigned lo, unsigned hi)
+{
+	return lo + rng_below(r, hi - lo + 1);
+}
 
 void out(struct strbuf *b, const char *fmt, ...)
 {
