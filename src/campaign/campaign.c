@@ -104,7 +104,9 @@ static int make_dirs(const char *path)
 	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-static int reload(struct ctx *c)
+/* The campaign's journal read (again, after a step appended to it):
+ * returns 0, or -1 with the reason printed. */
+static int read_journal(struct ctx *c)
 {
 	char why[512];
 	size_t damaged;
@@ -138,7 +140,7 @@ static int open_campaign(struct ctx *c, const char *id)
 	}
 	free(plan);
 	c->journal = state_path(id, "journal");
-	return reload(c);
+	return read_journal(c);
 }
 
 static void close_campaign(struct ctx *c)
@@ -312,7 +314,7 @@ static int append(struct ctx *c, const struct jline *l)
 	}
 	test_hook("journal");
 	say(c, l);
-	return reload(c);
+	return read_journal(c);
 }
 
 static int results_of(struct ctx *c)
@@ -337,7 +339,7 @@ static void print_tables(struct ctx *c, FILE *f)
 
 	if (!c->results && results_of(c))
 		return;
-	if (analysis_load(&c->p, c->j, c->n, c->results, &a, why, sizeof(why))) {
+	if (analysis_read(&c->p, c->j, c->n, c->results, &a, why, sizeof(why))) {
 		msg("%s", why);
 		return;
 	}
@@ -360,7 +362,7 @@ static int until_now(struct ctx *c)
 	if (!until_look(&c->p, block, &k, &looks))
 		return 0;
 	if ((c->results || results_of(c) == 0) &&
-	    analysis_load(&c->p, c->j, c->n, c->results, &a, why, sizeof(why)) == 0) {
+	    analysis_read(&c->p, c->j, c->n, c->results, &a, why, sizeof(why)) == 0) {
 		met = until_met(&c->p, &a, k, looks);
 		analysis_free(&a);
 	}
@@ -478,7 +480,7 @@ static void print_estimate(const struct campaign_plan *p, const struct config *c
 	double sum = 0, run;
 	size_t n = 0, types = (size_t)cfg->nargs - 1;
 
-	if (store_load(results, &st, why, sizeof(why)) == 0) {
+	if (store_read(results, &st, why, sizeof(why)) == 0) {
 		for (size_t i = 0; i < st.nruns; i++)
 			if (st.runs[i].valid && !strcmp(st.runs[i].type, "noload")) {
 				sum += (double)st.runs[i].elapsed_ns / NS_PER_SEC;

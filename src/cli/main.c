@@ -48,12 +48,12 @@ static struct report_opts report_opts_of(const struct config *cfg)
 
 /* The results directories read whole, each record once: 0, or 1 after
  * saying why. */
-static int load_results(const struct config *cfg, struct store *st)
+static int read_results(const struct config *cfg, struct store *st)
 {
 	char *const one[] = { (char *)cfg->results };
 	char why[512];
 
-	if (store_load_dirs(cfg->nresults_dirs ? cfg->results_dirs : one,
+	if (store_read_dirs(cfg->nresults_dirs ? cfg->results_dirs : one,
 			    cfg->nresults_dirs ? (size_t)cfg->nresults_dirs : 1, st, why,
 			    sizeof(why))) {
 		msg("%s", why);
@@ -68,14 +68,14 @@ static int load_results(const struct config *cfg, struct store *st)
 /* The results directory read whole, or with --compare ID that sitting
  * alone, its configurations as the labels, in their order (*labels, freed
  * by the caller).  0, else the exit status after saying why. */
-static int load_selected(const struct config *cfg, struct store *st, struct report_opts *o,
+static int read_selected(const struct config *cfg, struct store *st, struct report_opts *o,
 			 char ***labels)
 {
 	char why[512];
 	size_t n;
 
 	*labels = NULL;
-	if (load_results(cfg, st))
+	if (read_results(cfg, st))
 		return EXIT_FAILED;
 	if (!cfg->compare_id)
 		return EXIT_OK;
@@ -107,7 +107,7 @@ static int cmd_report(struct config *cfg)
 					   "labels nor --compare with it");
 		return campaign_report(cfg->campaign_id);
 	}
-	ret = load_selected(cfg, &st, &o, &labels);
+	ret = read_selected(cfg, &st, &o, &labels);
 
 	if (ret)
 		return ret;
@@ -129,7 +129,7 @@ static int cmd_plot(struct config *cfg)
 	struct report r;
 	struct store st;
 	char why[512], **labels;
-	int ret = load_selected(cfg, &st, &o, &labels);
+	int ret = read_selected(cfg, &st, &o, &labels);
 
 	if (ret)
 		return ret;

@@ -36,7 +36,7 @@ void report_add_key(char ***keys, size_t *n, const char *key);
 /* Control characters shown as '?': a value must not drive the terminal. */
 char *report_printable(char *s);
 
-/* The machine a run was measured on, "" for none (store_load() sets it;
+/* The machine a run was measured on, "" for none (store_read() sets it;
  * runs made otherwise have none), and the kernel it ran on,
  * "RELEASE\nVERSION" (the same) (report.c). */
 const char *report_host_of(const struct run *u);

@@ -86,10 +86,10 @@ struct run {
 	int64_t psi_us[PSI_FIGS];
 	char *psi_scope, *psi_absent;
 	/* The machine it ran on, "HOSTNAME\nCPU MODEL" from its session's
-	 * environment record, "" without one: set by store_load(), not stored. */
+	 * environment record, "" without one: set by store_read(), not stored. */
 	char *host;
 	/* The kernel it ran on, "RELEASE\nVERSION" (uname -r, uname -v) from
-	 * the same record, "" without one: set by store_load(), not stored. */
+	 * the same record, "" without one: set by store_read(), not stored. */
 	char *kernel;
 };
 

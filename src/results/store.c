@@ -469,7 +469,7 @@ static void set_hosts(struct store *st)
 	}
 }
 
-int store_load_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why, size_t len)
+int store_read_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why, size_t len)
 {
 	struct loading l = { st, { 0 }, 0 };
 
@@ -492,11 +492,11 @@ int store_load_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why
 	return 0;
 }
 
-int store_load(const char *dir, struct store *st, char *why, size_t len)
+int store_read(const char *dir, struct store *st, char *why, size_t len)
 {
 	char *dirs[] = { (char *)dir };
 
-	return store_load_dirs(dirs, 1, st, why, len);
+	return store_read_dirs(dirs, 1, st, why, len);
 }
 
 void store_free(struct store *st)

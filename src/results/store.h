@@ -41,11 +41,11 @@ struct store {
 /* Read every *.results file in dir; each damaged line is reported on
  * stderr with its file and line number and skipped.  -1 with why when the
  * directory cannot be read. */
-int store_load(const char *dir, struct store *st, char *why, size_t len);
+int store_read(const char *dir, struct store *st, char *why, size_t len);
 /* The same over several results directories, into one store.  A record is
  * read once: one with an id once wherever it is, an older one without an
  * id once over the files (a file may hold a line twice). */
-int store_load_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why, size_t len);
+int store_read_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why, size_t len);
 void store_free(struct store *st);
 
 /* What store_merge() did. */

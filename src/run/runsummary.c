@@ -91,7 +91,7 @@ int run_summary_write(const char *path, const struct run_outcome *o)
 	size_t n;
 	FILE *f;
 
-	if (store_load(o->results, &st, why, sizeof(why)) == 0)
+	if (store_read(o->results, &st, why, sizeof(why)) == 0)
 		have = 1;	/* nothing stored yet (a suite that failed early): no runs */
 	for (size_t i = 0; have && i < st.nruns; i++)
 		if (of_session(&st.runs[i], o))

@@ -520,7 +520,7 @@ static void print_summary(struct suite *s)
 	size_t n;
 	char *path, *dir;
 
-	if (store_load(s->cfg->results, &st, why, sizeof(why)) == 0) {
+	if (store_read(s->cfg->results, &st, why, sizeof(why)) == 0) {
 		/* a comparison: its own runs, tested against its first configuration */
 		if (s->cmp && s->cmp->select(&st, s->session, &labels, &n, why, sizeof(why)) == 0) {
 			o.labels = labels;
@@ -580,7 +580,7 @@ static int setup_suite(struct suite *s)
 		return -1;
 	}
 	s->flush_dirs[1] = s->wl.user_tree ? s->wl.tree : NULL;
-	have_store = store_load(s->cfg->results, &st, why, sizeof(why)) == 0;
+	have_store = store_read(s->cfg->results, &st, why, sizeof(why)) == 0;
 	if (have_store && check_sync_mix(s, &st)) {
 		store_free(&st);
 		return -1;
