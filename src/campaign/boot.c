@@ -95,7 +95,7 @@ static int tell(const struct boot_req *r, const char *what, char *why, size_t le
 	return bad ? whyf(why, len, "cannot write %s: %s", r->log, strerror(errno)) : 0;
 }
 
-/* Run argv, waiting for it: 0, or -1 with why. */
+/* Run argv, waiting for it; returns 0, or -1 with the reason in why. */
 static int run(const char *const *argv, char *why, size_t len)
 {
 	int status;
@@ -258,8 +258,9 @@ static int kconfig_of(const char *rel, const char *kernel, struct kexec_support 
 
 /* Whether a kernel can load the next one: the running kernel (kernel
  * NULL), which loads the first, or the kernel of label, release rel (NULL:
- * unknown) at kernel.  0 (and for the running one, said how), or -1 with
- * why. */
+ * unknown) at kernel.  Returns 0 (for the running kernel with a message
+ * saying how contest will load and boot the kernels), or -1 with the
+ * reason in why. */
 static int kexec_file_check(const char *label, const char *rel, const char *kernel,
 			    char *why, size_t len)
 {

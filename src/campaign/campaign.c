@@ -631,7 +631,8 @@ static int cmd_plan(const struct config *cfg)
 	return rc;
 }
 
-/* Everything that can be checked before the first reboot: 0, or -1 said. */
+/* Everything that can be checked before the first reboot: returns 0, or -1
+ * with the reasons printed. */
 static int preflight(struct ctx *c, campaign_parse_fn parse)
 {
 	const struct boot_method *m = boot_method(c->p.method);

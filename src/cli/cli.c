@@ -506,9 +506,9 @@ static int first_word(int argc, char **argv)
 	return 0;
 }
 
-/* Which command: a first word naming one, else -r anywhere, else run; 0
- * after saying why the command line is wrong.  *first: the command's word
- * (1) or none (0).  A command after options, or a word that looks like a
+/* Which command: a first word naming one, else -r anywhere, else run; 0, with
+ * the reason printed, when the command line is wrong.  *first: the command's
+ * word (1) or none (0).  A command after options, or a word that looks like a
  * mistyped command, is refused. */
 static enum cmd pick_command(int argc, char **argv, const struct command *cmds, int *first)
 {

@@ -46,8 +46,8 @@ static struct report_opts report_opts_of(const struct config *cfg)
 	return o;
 }
 
-/* The results directories read whole, each record once: 0, or 1 after
- * saying why. */
+/* The results directories read whole, each record once: returns EXIT_OK,
+ * or EXIT_FAILED with the reason printed. */
 static int read_results(const struct config *cfg, struct store *st)
 {
 	char *const one[] = { (char *)cfg->results };
@@ -67,7 +67,8 @@ static int read_results(const struct config *cfg, struct store *st)
 
 /* The results directory read whole, or with --compare ID that sitting
  * alone, its configurations as the labels, in their order (*labels, freed
- * by the caller).  0, else the exit status after saying why. */
+ * by the caller).  Returns EXIT_OK, else the exit status with the reason
+ * printed. */
 static int read_selected(const struct config *cfg, struct store *st, struct report_opts *o,
 			 char ***labels)
 {

@@ -42,7 +42,7 @@ enum {
 
 /* Whether the hooks ask to stop (no hooks: never). */
 int tar_stopping(const struct tar_hooks *h);
-/* Tell the hooks bytes more went through (none: nothing said). */
+/* Tell the hooks that bytes more went through (no hooks: nothing to do). */
 void tar_progress(const struct tar_hooks *h, uint64_t bytes);
 /* The zeros after size bytes of a member's data, to the next block. */
 uint64_t tar_padding(uint64_t size);

@@ -498,8 +498,8 @@ static void list_labels(char *why, size_t len, size_t k, char *const *labels, si
 		snprintf(why + k, len - k, "%s)", n ? "" : " none");
 }
 
-/* --baseline names no label or row of the store: -2, why saying so, with
- * the directories read and the labels they hold. */
+/* --baseline names no label or row of the store: returns -2, with the
+ * reason in why, naming the directories read and the labels they hold. */
 static int no_baseline(const struct store *st, const struct report_opts *o, char *why,
 		       size_t len)
 {
@@ -597,8 +597,9 @@ int report_in_list(const char *list, const char *name)
 	return 0;
 }
 
-/* The run types of the labels shown, those of --type only (o->types); 0,
- * or -1 with why when a type asked for has no runs, naming those that do. */
+/* The run types of the labels shown, those of --type only (o->types);
+ * returns 0, or -1 with the reason in why when a type asked for has no
+ * runs, naming those that do. */
 static int select_types(const struct store *st, const struct report_opts *o, struct report *r,
 			char *why, size_t len)
 {
