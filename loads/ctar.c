@@ -37,9 +37,9 @@
 
 #define ARCHIVE "archive.tar"
 
-/* Write one archive of the tree to path, as `tar cf` does, and when `sync`
- * get it to the device: 0, 1 when stopped, or -1 with why.  A complete
- * archive's size goes to *size. */
+/* Write one archive of the tree to path, as `tar cf` does, and when `sync` get
+ * it to the device; returns 0, 1 when stopped, or -1 with the reason in why.
+ * A complete archive's size goes to *size. */
 static int ctar_once(const char *tree, const char *path, const struct tar_hooks *hooks,
 		     int sync, uint64_t *size, char *why, size_t len)
 {

@@ -18,18 +18,19 @@ extern const struct load_option io_options[];
  * else RAM (64 MiB with --quick), never more than half the free space of the
  * file system holding `where` nor leaving less than 1 GiB free.  An explicit
  * --io-size that does not fit is refused; `elsewhere` completes the advice
- * when nothing fits ("use another --work-dir").  0, or -1 with why. */
+ * when nothing fits ("use another --work-dir").  Returns 0, or -1 with the
+ * reason in why. */
 int io_file_size(struct load_ctx *c, const char *where, const char *elsewhere,
 		 char *why, size_t len);
 /* "4.0 GiB file in DIR<what> (RAM 23.5 GiB, free 80.0 GiB)" */
 void io_file_describe(const struct load_ctx *c, const char *where, const char *what,
 		      char *buf, size_t len);
-/* --io-sync, in a load process: the two passes over a written file that
- * get its data to the device, as the file's writer must before its unit
- * counts.  Pass IO_SYNC_START starts writeback of everything dirty, pass
- * IO_SYNC_WAIT starts what is left and waits for all of it; size 0 means the
- * whole file, else the first `size` bytes in 64 MiB steps, so that a stop
- * request is seen within one step.  0, 1 when stopped, or -1 with errno. */
+/* --io-sync, in a load process: the two passes over a written file that get
+ * its data to the device, as the file's writer must before its unit counts.
+ * Pass IO_SYNC_START starts writeback of everything dirty, pass IO_SYNC_WAIT
+ * starts what is left and waits for all of it; size 0 means the whole file,
+ * else the first `size` bytes in 64 MiB steps, so that a stop request is seen
+ * within one step.  Returns 0, 1 when stopped, or -1 with errno. */
 enum { IO_SYNC_START, IO_SYNC_WAIT, IO_SYNC_PASSES };
 int io_sync_pass(int fd, uint64_t size, int pass);
 /* Both passes over one file, then fdatasync() for the error report. */

@@ -64,6 +64,7 @@
 
 #include "loads/load.h"
 #include "lib/fsutil.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 #define OUT_SIZE (64 * 1024)    /* the output buffer */
@@ -111,9 +112,9 @@ struct frame {
 	DIR *dir;
 	dev_t dev;
 	ino_t ino;
-	size_t prev_len;        /* lister.path_len before this level */
-	char *subdirs;
-	size_t subdirs_len, subdirs_cap, next;
+	size_t prev_len;        /* lister.path.len before this level */
+	struct strbuf subdirs;
+	size_t next;
 };
 
 /* list_load's option, as given (NULL: not given). */
@@ -143,10 +144,8 @@ struct lister {
 	char *out;
 	size_t out_len;
 	int first;              /* no directory written yet in this listing */
-	char *path;             /* the directory being listed, for headers */
-	size_t path_len, path_cap;
-	char *full;             /* one entry's path, for the xattr calls */
-	size_t full_cap;
+	struct strbuf path;     /* the directory being listed, for headers */
+	struct strbuf full;     /* one entry's path, for the xattr calls */
 	struct ident work;        /* the work directory, if it exists */
 	int has_work;
 	/* the last device that answered "not supported" to the label or the
@@ -158,8 +157,7 @@ struct lister {
 	size_t nss_len;
 	char target[PATH_MAX];
 	time_t now;
-	char *names;            /* names of the directory being listed */
-	size_t names_len, names_cap;
+	struct strbuf names;    /* names of the directory being listed */
 	struct entry *ents;
 	size_t nents, ents_cap;
 	struct frame *stack;
@@ -210,9 +208,9 @@ static void lister_free(struct lister *l)
 	names_free(&l->groups);
 	free(l->nss);
 	free(l->out);
-	free(l->path);
-	free(l->full);
-	free(l->names);
+	strbuf_free(&l->path);
+	strbuf_free(&l->full);
+	strbuf_free(&l->names);
 	free(l->ents);
 	free(l->stack);
 }
@@ -332,26 +330,12 @@ static int out_printf(struct lister *l, const char *fmt, ...)
 
 /* ---- paths ------------------------------------------------------------ */
 
-static void grow(char **buf, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return;
-	while (*cap < need)
-		*cap = *cap ? *cap * 2 : 256;
-	*buf = xrealloc(*buf, *cap);
-}
-
 /* Append "/name" to the path of the directory being listed. */
 static void path_push(struct lister *l, const char *name)
 {
-	size_t n = strlen(name);
-	int slash = l->path_len && l->path[l->path_len - 1] != '/';
-
-	grow(&l->path, &l->path_cap, l->path_len + (size_t)slash + n + 1);
-	if (slash)
-		l->path[l->path_len++] = '/';
-	memcpy(l->path + l->path_len, name, n + 1);
-	l->path_len += n;
+	if (l->path.len && l->path.s[l->path.len - 1] != '/')
+		xstrbuf_add(&l->path, "/", 1);
+	xstrbuf_add(&l->path, name, strlen(name));
 }
 
 /* The path of one entry of the directory being listed, or NULL when it is
@@ -359,17 +343,16 @@ static void path_push(struct lister *l, const char *name)
 static const char *entry_path(struct lister *l, const char *name)
 {
 	size_t n = strlen(name);
-	int slash = l->path_len && l->path[l->path_len - 1] != '/';
-	size_t len = l->path_len + (size_t)slash + n;
+	int slash = l->path.len && l->path.s[l->path.len - 1] != '/';
 
-	if (len >= PATH_MAX)
+	if (l->path.len + (size_t)slash + n >= PATH_MAX)
 		return NULL;
-	grow(&l->full, &l->full_cap, len + 1);
-	memcpy(l->full, l->path, l->path_len);
+	strbuf_cut(&l->full, 0);
+	xstrbuf_add(&l->full, l->path.s, l->path.len);
 	if (slash)
-		l->full[l->path_len] = '/';
-	memcpy(l->full + l->path_len + slash, name, n + 1);
-	return l->full;
+		xstrbuf_add(&l->full, "/", 1);
+	xstrbuf_add(&l->full, name, n);
+	return l->full.s;
 }
 
 /* ---- what not to enter ------------------------------------------------- */
@@ -411,12 +394,10 @@ static void add_entry(struct lister *l, const char *name)
 		l->ents_cap = l->ents_cap ? l->ents_cap * 2 : 256;
 		l->ents = xreallocarray(l->ents, l->ents_cap, sizeof(*l->ents));
 	}
-	grow(&l->names, &l->names_cap, l->names_len + n);
 	e = &l->ents[l->nents++];
-	e->off = l->names_len;
+	e->off = l->names.len;
 	e->dot = name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
-	memcpy(l->names + l->names_len, name, n);
-	l->names_len += n;
+	xstrbuf_add(&l->names, name, n);
 }
 
 static void stat_entry(struct lister *l, int dfd, struct entry *e)
@@ -581,7 +562,7 @@ static int print_dir(struct lister *l, int dfd)
 		size_field(e, buf, sizeof(buf));
 		w.size = max_int(w.size, (int)strlen(buf));
 	}
-	if ((!l->first && out_write(l, "\n", 1)) || out_write(l, l->path, l->path_len) ||
+	if ((!l->first && out_write(l, "\n", 1)) || out_write(l, l->path.s, l->path.len) ||
 	    out_printf(l, ":\ntotal %ju\n", (blocks + 1) / 2))
 		return -1;
 	l->first = 0;
@@ -598,9 +579,7 @@ static void add_subdir(struct frame *f, const char *name)
 {
 	size_t n = strlen(name) + 1;
 
-	grow(&f->subdirs, &f->subdirs_cap, f->subdirs_len + n);
-	memcpy(f->subdirs + f->subdirs_len, name, n);
-	f->subdirs_len += n;
+	xstrbuf_add(&f->subdirs, name, n);
 }
 
 static void report_progress(struct lister *l)
@@ -621,7 +600,7 @@ static int list_dir(struct lister *l)
 	int rc;
 
 	l->nents = 0;
-	l->names_len = 0;
+	strbuf_cut(&l->names, 0);
 	/* A read error ends the directory with what was read. */
 	while ((de = readdir(f->dir)))
 		if (!l->counting || (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")))
@@ -629,7 +608,7 @@ static int list_dir(struct lister *l)
 	for (size_t i = 0; i < l->nents; i++) {
 		if (load_stopping())
 			return 1;
-		l->ents[i].name = l->names + l->ents[i].off;
+		l->ents[i].name = l->names.s + l->ents[i].off;
 		stat_entry(l, dfd, &l->ents[i]);
 	}
 	if (!l->counting) {
@@ -679,10 +658,8 @@ static void pop_frame(struct lister *l)
 	struct frame *f = &l->stack[--l->depth];
 
 	closedir(f->dir);
-	free(f->subdirs);
-	l->path_len = f->prev_len;
-	if (l->path)
-		l->path[l->path_len] = '\0';
+	strbuf_free(&f->subdirs);
+	strbuf_cut(&l->path, f->prev_len);
 }
 
 /* Whether the directory (dev, ino) is one of those being listed: entering
@@ -701,14 +678,14 @@ static int in_cycle(const struct lister *l, dev_t dev, ino_t ino)
 static int enter(struct lister *l, const char *name)
 {
 	struct frame *f = &l->stack[l->depth - 1];
-	size_t prev_len = l->path_len;
+	size_t prev_len = l->path.len;
 	dev_t parent_dev = f->dev;
 	struct stat st;
 	int fd, rc;
 
 	fd = openat(dirfd(f->dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOMEM ? lister_fail(l, "open %s/%s: %s", l->path, name,
+		return errno == ENOMEM ? lister_fail(l, "open %s/%s: %s", l->path.s, name,
 						     strerror(errno)) : 0;
 	if (fstat(fd, &st) || skipped(l, st.st_dev, st.st_ino) ||
 	    in_cycle(l, st.st_dev, st.st_ino) ||
@@ -742,7 +719,7 @@ static int list_tree(struct lister *l)
 		return rc;
 	}
 	l->entries = 1;
-	l->path_len = 0;
+	strbuf_cut(&l->path, 0);
 	path_push(l, l->root);
 	rc = push_frame(l, fd, &st, 0);
 	if (rc == 0)
@@ -752,12 +729,12 @@ static int list_tree(struct lister *l)
 		struct frame *f = &l->stack[l->depth - 1];
 		const char *name;
 
-		if (f->next >= f->subdirs_len) {
+		if (f->next >= f->subdirs.len) {
 			pop_frame(l);
 			continue;
 		}
 		/* The name stays put when enter() grows the stack. */
-		name = f->subdirs + f->next;
+		name = f->subdirs.s + f->next;
 		f->next += strlen(name) + 1;
 		rc = enter(l, name);
 	}

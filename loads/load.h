@@ -102,7 +102,8 @@ struct load_ops {
 	size_t option_struct_size;
 
 	/* Preflight, once per suite before anything heavy: resolve sizes into
-	 * c->size, check that the load can run here.  0, or -1 with why. */
+	 * c->size, check that the load can run here.  Returns 0, or -1 with
+	 * the reason in why. */
 	int (*check)(struct load_ctx *c, char *why, size_t len);
 	/* After check(): what the load will use here, in words, for `contest
 	 * list` and the plan ("4.0 GiB file in DIR", "entries: 1234").  Without
@@ -114,9 +115,11 @@ struct load_ops {
 	 * bytes).  `contest report` lists those in which two rows differ. */
 	void (*params)(const struct load_ctx *c, struct record *r);
 	/* Once per suite, untimed, before the warm-up: build inputs that every
-	 * run reuses (an archive, a file to read).  0, or -1 with why. */
+	 * run reuses (an archive, a file to read).  Returns 0, or -1 with the
+	 * reason in why. */
 	int (*prepare)(struct load_ctx *c, char *why, size_t len);
-	/* Before each run, untimed and before the cache flush.  0, or -1 with why. */
+	/* Before each run, untimed and before the cache flush.  Returns 0, or
+	 * -1 with the reason in why. */
 	int (*setup)(struct load_ctx *c, char *why, size_t len);
 	/* In each load process, idx = 0 .. nprocs-1.  Call load_ready() once
 	 * this process's own preparation is done, then work until

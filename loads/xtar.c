@@ -114,7 +114,7 @@ static int xtar_sync_file(int fd, void *arg)
 }
 
 /* --io-sync: get the extraction in dest to the device (see the top of this
- * file): 0, 1 when stopped, or -1 with why. */
+ * file); returns 0, 1 when stopped, or -1 with the reason in why. */
 static int xtar_sync(const char *dest, char *why, size_t len)
 {
 	int fd, rc;
@@ -142,8 +142,8 @@ static int xtar_sync(const char *dest, char *why, size_t len)
 	return 0;
 }
 
-/* One extraction into a fresh dest (with `sync`, on the device): 0, 1 when
- * stopped, or -1 with why. */
+/* One extraction into a fresh dest (with `sync`, on the device); returns 0,
+ * 1 when stopped, or -1 with the reason in why. */
 static int xtar_once(int fd, const char *dest, const struct tar_hooks *hooks, int sync,
 		     char *why, size_t len)
 {

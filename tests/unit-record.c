@@ -237,7 +237,7 @@ static void test_empty_store(void)
 		ok(0, "mkdtemp: cannot test an empty results directory");
 		return;
 	}
-	ok(store_load(dir, &st, why, sizeof(why)) == 0 && st.nruns == 0 && st.files == 0 &&
+	ok(store_read(dir, &st, why, sizeof(why)) == 0 && st.nruns == 0 && st.files == 0 &&
 	   st.damaged == 0, "an empty results directory loads, with nothing in it");
 	store_free(&st);
 	rmdir(dir);
@@ -280,7 +280,7 @@ static void test_ids(void)
 	   "a record without an id is given one: 32 hex digits (%s)", record_get(&a, "id"));
 	ok(strcmp(record_get(&a, "id"), record_get(&b, "id")) != 0, "each its own");
 	ok(!strcmp(record_get(&c, "id"), "given"), "an id a record has is kept");
-	ok(store_load(dir, &st, why, sizeof(why)) == 0 && st.nenvs == 3 && !st.duplicates &&
+	ok(store_read(dir, &st, why, sizeof(why)) == 0 && st.nenvs == 3 && !st.duplicates &&
 	   !strcmp(record_get(&st.envs[0], "id"), record_get(&a, "id")),
 	   "the store reads them back, ids and all");
 	store_free(&st);

@@ -79,7 +79,7 @@ static void add_boot(struct analysis *a, const struct store *st, uint64_t seq,
 	}
 }
 
-int analysis_load(const struct campaign_plan *p, const struct jline *j, size_t n,
+int analysis_read(const struct campaign_plan *p, const struct jline *j, size_t n,
 		  const char *results, struct analysis *a, char *why, size_t len)
 {
 	struct store st;
@@ -88,7 +88,7 @@ int analysis_load(const struct campaign_plan *p, const struct jline *j, size_t n
 
 	memset(a, 0, sizeof(*a));
 	a->narms = p->narms;
-	if (store_load(results, &st, why, len))
+	if (store_read(results, &st, why, len))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct plan_boot *b;

@@ -41,8 +41,8 @@ struct analysis {
 };
 
 /* The runs of every boot the journal says ran (its session), from the
- * results directory.  0, or -1 with why. */
-int analysis_load(const struct campaign_plan *p, const struct jline *j, size_t n,
+ * results directory.  Returns 0, or -1 with the reason in why. */
+int analysis_read(const struct campaign_plan *p, const struct jline *j, size_t n,
 		  const char *results, struct analysis *a, char *why, size_t len);
 void analysis_free(struct analysis *a);
 /* The tables: every run type, every kernel against the first; under them

@@ -95,7 +95,7 @@ static int tell(const struct boot_req *r, const char *what, char *why, size_t le
 	return bad ? whyf(why, len, "cannot write %s: %s", r->log, strerror(errno)) : 0;
 }
 
-/* Run argv, waiting for it: 0, or -1 with why. */
+/* Run argv, waiting for it; returns 0, or -1 with the reason in why. */
 static int run(const char *const *argv, char *why, size_t len)
 {
 	int status;
@@ -163,13 +163,13 @@ static int check_files(const struct arm *a, char *why, size_t len)
  * next.  A kernel's configuration tells, where it can be found. */
 
 /* What a kernel configuration says of kexec. */
-struct kexec_config {
+struct kexec_support {
 	int file;	/* CONFIG_KEXEC_FILE=y: kexec_file_load(2) */
 	int load;	/* CONFIG_KEXEC=y: kexec_load(2) */
 	char where[256];	/* the configuration read, as the running system names it */
 };
 
-static void kconfig_parse(FILE *f, struct kexec_config *k)
+static void kconfig_parse(FILE *f, struct kexec_support *k)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -185,7 +185,7 @@ static void kconfig_parse(FILE *f, struct kexec_config *k)
 
 /* The configuration at path (under the root prefix), gzip'ed (/proc/config.gz)
  * or not, into k: 0, or -1 when there is none to read. */
-static int kconfig_read(const char *path, struct kexec_config *k)
+static int kconfig_read(const char *path, struct kexec_support *k)
 {
 	char *p = rooted(path), why[256];
 	const char *argv[] = { "gzip", "-dc", p, NULL };
@@ -225,7 +225,7 @@ static int kconfig_read(const char *path, struct kexec_config *k)
 /* The configuration of kernel release rel (NULL: not known), of the kernel
  * at kernel (NULL: the running one): 0, or -1 when none is found, the
  * places looked at in tried. */
-static int kconfig_of(const char *rel, const char *kernel, struct kexec_config *k,
+static int kconfig_of(const char *rel, const char *kernel, struct kexec_support *k,
 		      char *tried, size_t len)
 {
 	char *paths[4] = { NULL };
@@ -258,12 +258,13 @@ static int kconfig_of(const char *rel, const char *kernel, struct kexec_config *
 
 /* Whether a kernel can load the next one: the running kernel (kernel
  * NULL), which loads the first, or the kernel of label, release rel (NULL:
- * unknown) at kernel.  0 (and for the running one, said how), or -1 with
- * why. */
+ * unknown) at kernel.  Returns 0 (for the running kernel with a message
+ * saying how contest will load and boot the kernels), or -1 with the
+ * reason in why. */
 static int kexec_file_check(const char *label, const char *rel, const char *kernel,
 			    char *why, size_t len)
 {
-	struct kexec_config k;
+	struct kexec_support k;
 	char who[256], tag[128] = "", tried[1024];
 
 	if (kernel) {

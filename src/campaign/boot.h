@@ -22,11 +22,13 @@ struct boot_req {
 struct boot_method {
 	const char *name;
 	/* before the first reboot: can this machine boot this way at all (NULL:
-	 * nothing to check)?  0, or -1 with why */
+	 * nothing to check)?  Returns 0, or -1 with the reason in why */
 	int (*ready)(const struct campaign_plan *p, char *why, size_t len);
-	/* before the first reboot: can this machine boot arm this way?  0, or -1 with why */
+	/* before the first reboot: can this machine boot arm this way?
+	 * Returns 0, or -1 with the reason in why */
 	int (*check)(const struct campaign_plan *p, const struct arm *a, char *why, size_t len);
-	/* boot r->seq: 0 once asked for (the machine goes down), or -1 with why */
+	/* boot r->seq: 0 once asked for (the machine goes down), or -1 with
+	 * the reason in why */
 	int (*boot)(const struct boot_req *r, char *why, size_t len);
 };
 

@@ -33,7 +33,7 @@ void read_rooted(const char *path, char *buf, size_t len);
 /* Whether systemd runs this (rooted) system. */
 int systemd_here(void);
 /* The plan's run options as a boot's configuration (and its directory the
- * current one): 0, or an exit status after saying why. */
+ * current one): returns 0, or an exit status with the reason printed. */
 int boot_config(struct ctx *c, campaign_parse_fn parse, struct config *cfg);
 /* Measure boot seq: settle, then the suite with the plan's run options,
  * one configuration (the kernel booted), R rounds, into the normal store;

@@ -33,6 +33,7 @@
 #include "run/suite.h"
 #include "loads/runtype.h"
 #include "results/store.h"
+#include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/util.h"
@@ -103,7 +104,9 @@ static int make_dirs(const char *path)
 	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-static int reload(struct ctx *c)
+/* The campaign's journal read (again, after a step appended to it):
+ * returns 0, or -1 with the reason printed. */
+static int read_journal(struct ctx *c)
 {
 	char why[512];
 	size_t damaged;
@@ -137,7 +140,7 @@ static int open_campaign(struct ctx *c, const char *id)
 	}
 	free(plan);
 	c->journal = state_path(id, "journal");
-	return reload(c);
+	return read_journal(c);
 }
 
 static void close_campaign(struct ctx *c)
@@ -311,7 +314,7 @@ static int append(struct ctx *c, const struct jline *l)
 	}
 	test_hook("journal");
 	say(c, l);
-	return reload(c);
+	return read_journal(c);
 }
 
 static int results_of(struct ctx *c)
@@ -336,7 +339,7 @@ static void print_tables(struct ctx *c, FILE *f)
 
 	if (!c->results && results_of(c))
 		return;
-	if (analysis_load(&c->p, c->j, c->n, c->results, &a, why, sizeof(why))) {
+	if (analysis_read(&c->p, c->j, c->n, c->results, &a, why, sizeof(why))) {
 		msg("%s", why);
 		return;
 	}
@@ -359,7 +362,7 @@ static int until_now(struct ctx *c)
 	if (!until_look(&c->p, block, &k, &looks))
 		return 0;
 	if ((c->results || results_of(c) == 0) &&
-	    analysis_load(&c->p, c->j, c->n, c->results, &a, why, sizeof(why)) == 0) {
+	    analysis_read(&c->p, c->j, c->n, c->results, &a, why, sizeof(why)) == 0) {
 		met = until_met(&c->p, &a, k, looks);
 		analysis_free(&a);
 	}
@@ -399,16 +402,17 @@ static int drive(struct ctx *c, campaign_parse_fn parse)
 		switch (d.act) {
 		case ACT_IDLE:
 			info("campaign %s is over: %s", c->p.id, c->n ? c->j[c->n - 1].note : "");
-			return 0;
+			return EXIT_OK;
 		case ACT_APPEND:
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			continue;
 		case ACT_RUN:
 			if (!c->p.boot[d.line.seq - 1].burnin) {
 				rc = measure(c, parse, d.line.seq);
-				if (rc >= 128 || proc_interrupted())
-					return rc >= 128 ? rc : 128 + proc_interrupted();
+				if (rc >= EXIT_SIGNAL || proc_interrupted())
+					return rc >= EXIT_SIGNAL ? rc :
+					       EXIT_SIGNAL + proc_interrupted();
 				if (rc) {
 					d.line.phase = PH_FAILED;
 					snprintf(d.line.note, sizeof(d.line.note), "the runs failed "
@@ -419,25 +423,25 @@ static int drive(struct ctx *c, campaign_parse_fn parse)
 				}
 			}
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			continue;
 		case ACT_BOOT:
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			if (boot_now(c, d.line.seq, why, sizeof(why)) == 0)
-				return 0;
+				return EXIT_OK;
 			msg("campaign %s: boot %" PRIu64 ": %s", c->p.id, d.line.seq, why);
 			d.line.phase = PH_FAILED;
 			snprintf(d.line.note, sizeof(d.line.note), "cannot boot: %.400s", why);
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			continue;
 		case ACT_END:
 			if (append(c, &d.line))
-				return 1;
+				return EXIT_FAILED;
 			disable(c->p.id);
 			print_tables(c, stdout);
-			return strncmp(d.line.note, "done", 4) ? 1 : 0;
+			return strncmp(d.line.note, "done", 4) ? EXIT_FAILED : EXIT_OK;
 		}
 	}
 }
@@ -476,7 +480,7 @@ static void print_estimate(const struct campaign_plan *p, const struct config *c
 	double sum = 0, run;
 	size_t n = 0, types = (size_t)cfg->nargs - 1;
 
-	if (store_load(results, &st, why, sizeof(why)) == 0) {
+	if (store_read(results, &st, why, sizeof(why)) == 0) {
 		for (size_t i = 0; i < st.nruns; i++)
 			if (st.runs[i].valid && !strcmp(st.runs[i].type, "noload")) {
 				sum += (double)st.runs[i].elapsed_ns / NS_PER_SEC;
@@ -500,7 +504,7 @@ static int cmd_plan(const struct config *cfg)
 {
 	struct campaign_plan p;
 	char why[1024], cwd[4096], *dir = NULL, *path, *results;
-	int rc = 0;
+	int rc = EXIT_OK;
 
 	memset(&p, 0, sizeof(p));
 	if (cfg->nkernels < 2)
@@ -550,7 +554,7 @@ static int cmd_plan(const struct config *cfg)
 	p.boots = cfg->boots ? cfg->boots : DEFAULT_BOOTS;
 	if (cfg->until && parse_until(cfg->until, &p)) {
 		plan_free(&p);
-		return 2;
+		return EXIT_USAGE;
 	}
 	for (int i = 1; i < cfg->nargs; i++)
 		if (!runtype_find(cfg->args[i])) {
@@ -564,7 +568,7 @@ static int cmd_plan(const struct config *cfg)
 	if (!getcwd(cwd, sizeof(cwd))) {
 		plan_free(&p);
 		msg("getcwd: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILED;
 	}
 	p.cwd = xstrdup(cwd);
 	p.nargs = (size_t)cfg->argc - 2;
@@ -590,16 +594,16 @@ static int cmd_plan(const struct config *cfg)
 	results = fs_absolute(cfg->results);
 	if (make_dirs(dir)) {
 		msg("cannot create %s: %s", dir, strerror(errno));
-		rc = 1;
+		rc = EXIT_FAILED;
 	} else if (plan_write(path, &p, why, sizeof(why))) {
 		msg("%s", why);
-		rc = 1;
+		rc = EXIT_FAILED;
 	} else {
 		char *rpath = xasprintf("%s/results", dir);
 
 		if (replace_file(rpath, results, strlen(results))) {
 			msg("cannot write %s: %s", rpath, strerror(errno));
-			rc = 1;
+			rc = EXIT_FAILED;
 		}
 		free(rpath);
 	}
@@ -627,7 +631,8 @@ static int cmd_plan(const struct config *cfg)
 	return rc;
 }
 
-/* Everything that can be checked before the first reboot: 0, or -1 said. */
+/* Everything that can be checked before the first reboot: returns 0, or -1
+ * with the reasons printed. */
 static int preflight(struct ctx *c, campaign_parse_fn parse)
 {
 	const struct boot_method *m = boot_method(c->p.method);
@@ -675,23 +680,23 @@ static int cmd_start(struct ctx *c, campaign_parse_fn parse)
 {
 	char running[4096], base[4096], why[1024];
 	char *path = xasprintf("%s/cmdline", c->dir), *active = active_path();
-	int ret = 0;
+	int ret = EXIT_OK;
 
 	if (preflight(c, parse)) {
 		free(path);
 		free(active);
-		return 1;
+		return EXIT_FAILED;
 	}
 	read_rooted("/proc/cmdline", running, sizeof(running));
 	boot_base_cmdline(running, base, sizeof(base));
 	if (replace_file(path, base, strlen(base)) ||
 	    replace_file(active, c->p.id, strlen(c->p.id))) {
 		msg("cannot write %s: %s", active, strerror(errno));
-		ret = 1;
+		ret = EXIT_FAILED;
 	} else if (systemd_here()) {
 		if (install_service(why, sizeof(why))) {
 			msg("%s", why);
-			ret = 1;
+			ret = EXIT_FAILED;
 		} else {
 			info("installed and enabled %s: it resumes the campaign at every boot", UNIT);
 		}
@@ -774,7 +779,7 @@ static int cmd_status(struct ctx *c)
 	}
 	putchar('\n');
 	print_tables(c, stdout);
-	return 0;
+	return EXIT_OK;
 }
 
 static int cmd_abort(struct ctx *c)
@@ -786,7 +791,7 @@ static int cmd_abort(struct ctx *c)
 	if (last && last->phase == PH_END) {
 		info("campaign %s is over already: %s", c->p.id, last->note);
 		disable(c->p.id);
-		return 0;
+		return EXIT_OK;
 	}
 	memset(&l, 0, sizeof(l));
 	read_rooted("/proc/sys/kernel/random/boot_id", l.boot_id, sizeof(l.boot_id));
@@ -795,12 +800,12 @@ static int cmd_abort(struct ctx *c)
 	l.time = real_ns() / NS_PER_SEC;
 	snprintf(l.note, sizeof(l.note), "aborted by the user");
 	if (append(c, &l))
-		return 1;
+		return EXIT_FAILED;
 	snprintf(id, sizeof(id), "%s", c->p.id);
 	disable(id);
 	info("campaign %s aborted: the service is disabled, the machine boots its default "
 	     "kernel; every result is kept", id);
-	return 0;
+	return EXIT_OK;
 }
 
 static int cmd_resume(campaign_parse_fn parse)
@@ -812,16 +817,16 @@ static int cmd_resume(campaign_parse_fn parse)
 	read_active(id, sizeof(id));
 	if (!id[0]) {
 		info("no campaign is active");
-		return 0;
+		return EXIT_OK;
 	}
 	if (open_campaign(&c, id))
-		return 1;
+		return EXIT_FAILED;
 	lock = xasprintf("%s/lock", c.dir);
 	fd = lock_file(lock, "resuming this campaign", "wait for it");
 	if (fd < 0) {
 		free(lock);
 		close_campaign(&c);
-		return 1;
+		return EXIT_FAILED;
 	}
 	rc = drive(&c, parse);
 	unlock_file(lock, &fd);
@@ -886,10 +891,10 @@ int campaign_main(struct config *cfg, campaign_parse_fn parse)
 		return usage_error("campaign %s wants the campaign's ID", verb);
 	if (!id[0]) {
 		msg("no campaign planned yet");
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (open_campaign(&c, id))
-		return 1;
+		return EXIT_FAILED;
 	rc = !strcmp(verb, "start") ? cmd_start(&c, parse) : !strcmp(verb, "status") ?
 	     cmd_status(&c) : cmd_abort(&c);
 	close_campaign(&c);
@@ -901,8 +906,8 @@ int campaign_report(const char *id)
 	struct ctx c;
 
 	if (open_campaign(&c, id))
-		return 1;
+		return EXIT_FAILED;
 	print_tables(&c, stdout);
 	close_campaign(&c);
-	return 0;
+	return EXIT_OK;
 }

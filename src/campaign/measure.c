@@ -17,6 +17,7 @@
 #include "run/env.h"
 #include "run/suite.h"
 #include "results/record.h"
+#include "lib/exitcode.h"
 #include "lib/proc.h"
 #include "lib/util.h"
 
@@ -78,12 +79,12 @@ int boot_config(struct ctx *c, campaign_parse_fn parse, struct config *cfg)
 	/* in the plan's directory first: its options name paths from there */
 	if (chdir(c->p.cwd)) {
 		msg("campaign %s: cannot enter %s: %s", c->p.id, c->p.cwd, strerror(errno));
-		return 1;
+		return EXIT_FAILED;
 	}
 	rc = parse(argc, argv, cfg);	/* argv lives as long as the plan: not freed */
 	if (rc) {
 		msg("campaign %s: its plan's options no longer parse", c->p.id);
-		return rc < 0 ? 1 : rc;
+		return rc < 0 ? EXIT_FAILED : rc;
 	}
 	cfg->runs = c->p.runs_per_boot;
 	cfg->args++;	/* "plan" */
@@ -138,7 +139,7 @@ int measure(struct ctx *c, campaign_parse_fn parse, uint64_t seq)
 		return rc;
 	settle(c);
 	if (proc_interrupted())
-		return 128 + proc_interrupted();
+		return EXIT_SIGNAL + proc_interrupted();
 	compare_free(&c->cmp);
 	k = c->cmp.cfgs = xcalloc(1, sizeof(*k));
 	c->cmp.n = 1;

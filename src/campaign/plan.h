@@ -48,10 +48,10 @@ struct campaign_plan {
 	char **args;		/* and run types, parsed again at every boot */
 };
 
-/* LABEL=SPEC into a (paths checked later, under the root prefix).  SPEC is
- * a release in <root>/boot (vmlinuz-REL, initrd.img-REL) or a PATH, either
- * followed by ,initrd=PATH ,append=ARGS ,entry=ID ,release=REL.  0, or -1
- * with why. */
+/* LABEL=SPEC into a (paths checked later, under the root prefix).  SPEC is a
+ * release in <root>/boot (vmlinuz-REL, initrd.img-REL) or a PATH, either
+ * followed by ,initrd=PATH ,append=ARGS ,entry=ID ,release=REL.  Returns 0, or
+ * -1 with the reason in why. */
 int plan_parse_kernel(const char *arg, struct arm *a, char *why, size_t len);
 /* The boot list: a burn-in boot of every arm, then blocks: two arms ABBA
  * or BAAB (the seed picks per block), three or more the Williams rows of
@@ -61,7 +61,7 @@ void plan_order(struct campaign_plan *p);
 size_t plan_block_first(const struct campaign_plan *p, size_t block);
 size_t plan_nblocks(const struct campaign_plan *p);
 /* Write the plan to path (temporary file, synced, renamed; never over one
- * that exists).  0, or -1 with why. */
+ * that exists).  Returns 0, or -1 with the reason in why. */
 int plan_write(const char *path, const struct campaign_plan *p, char *why, size_t len);
 int plan_read(const char *path, struct campaign_plan *p, char *why, size_t len);
 /* The order as labels, "A B B A | ..." (the burn-in boots first). */

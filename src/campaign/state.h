@@ -49,10 +49,11 @@ const char *phase_name(enum phase ph);
  * -1 when the line is damaged (a torn last line). */
 char *jline_encode(const struct jline *l);
 int jline_decode(const char *text, size_t len, struct jline *l);
-/* Append l as one line, fsync'ed: 0, or -1 with why. */
+/* Append l as one line, fsync'ed; returns 0, or -1 with the reason in why. */
 int journal_append(const char *path, const struct jline *l, char *why, size_t len);
 /* The journal's good lines (*n; a damaged one is skipped and counted in
- * *damaged).  A journal that does not exist is empty.  0, or -1 with why. */
+ * *damaged).  A journal that does not exist is empty.  Returns 0, or -1 with
+ * the reason in why. */
 int journal_read(const char *path, struct jline **lines, size_t *n, size_t *damaged,
 		 char *why, size_t len);
 

@@ -19,6 +19,7 @@
 #include "workload/builtin.h"
 #include "workload/workload.h"
 #include "results/latency.h"
+#include "lib/exitcode.h"
 #include "lib/swap.h"
 #include "lib/util.h"
 
@@ -505,9 +506,9 @@ static int first_word(int argc, char **argv)
 	return 0;
 }
 
-/* Which command: a first word naming one, else -r anywhere, else run; 0
- * after saying why the command line is wrong.  *first: the command's word
- * (1) or none (0).  A command after options, or a word that looks like a
+/* Which command: a first word naming one, else -r anywhere, else run; 0, with
+ * the reason printed, when the command line is wrong.  *first: the command's
+ * word (1) or none (0).  A command after options, or a word that looks like a
  * mistyped command, is refused. */
 static enum cmd pick_command(int argc, char **argv, const struct command *cmds, int *first)
 {
@@ -819,7 +820,7 @@ int cli_parse(int argc, char **argv, const struct command *cmds, struct config *
 	defaults(cfg, argc, argv);
 	cfg->cmd = pick_command(argc, argv, cmds, &first);
 	if (!cfg->cmd)
-		return 2;
+		return EXIT_USAGE;
 	for (size_t i = 0; i < ntable; i++) {
 		const struct opt *o = &table[i];
 

@@ -18,8 +18,8 @@ struct command {
 };
 
 /* Parse argv into cfg.  Returns -1 when the command line asked for --help or
- * --version (already printed), 2 on a usage error (message on stderr), 0 to
- * go on. */
+ * --version (already printed), EXIT_USAGE on a usage error (message on
+ * stderr), 0 to go on. */
 int cli_parse(int argc, char **argv, const struct command *cmds, struct config *cfg);
 void cli_help(FILE *f, const struct command *cmds);
 /* Whether the options are sound, checked once at start-up: every load's

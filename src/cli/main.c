@@ -19,6 +19,7 @@
 #include "loads/registry.h"
 #include "loads/runtype.h"
 #include "results/store.h"
+#include "lib/exitcode.h"
 #include "lib/util.h"
 
 static int cmd_run(struct config *cfg)
@@ -45,39 +46,40 @@ static struct report_opts report_opts_of(const struct config *cfg)
 	return o;
 }
 
-/* The results directories read whole, each record once: 0, or 1 after
- * saying why. */
-static int load_results(const struct config *cfg, struct store *st)
+/* The results directories read whole, each record once: returns EXIT_OK,
+ * or EXIT_FAILED with the reason printed. */
+static int read_results(const struct config *cfg, struct store *st)
 {
 	char *const one[] = { (char *)cfg->results };
 	char why[512];
 
-	if (store_load_dirs(cfg->nresults_dirs ? cfg->results_dirs : one,
+	if (store_read_dirs(cfg->nresults_dirs ? cfg->results_dirs : one,
 			    cfg->nresults_dirs ? (size_t)cfg->nresults_dirs : 1, st, why,
 			    sizeof(why))) {
 		msg("%s", why);
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (st->duplicates)
 		msg("%zu record%s found again in another results file, read once",
 		    st->duplicates, st->duplicates == 1 ? "" : "s");
-	return 0;
+	return EXIT_OK;
 }
 
 /* The results directory read whole, or with --compare ID that sitting
  * alone, its configurations as the labels, in their order (*labels, freed
- * by the caller).  0, else the exit status after saying why. */
-static int load_selected(const struct config *cfg, struct store *st, struct report_opts *o,
+ * by the caller).  Returns EXIT_OK, else the exit status with the reason
+ * printed. */
+static int read_selected(const struct config *cfg, struct store *st, struct report_opts *o,
 			 char ***labels)
 {
 	char why[512];
 	size_t n;
 
 	*labels = NULL;
-	if (load_results(cfg, st))
-		return 1;
+	if (read_results(cfg, st))
+		return EXIT_FAILED;
 	if (!cfg->compare_id)
-		return 0;
+		return EXIT_OK;
 	if (cfg->nargs) {
 		store_free(st);
 		return usage_error("--compare ID shows the labels of that comparison: name no "
@@ -86,11 +88,11 @@ static int load_selected(const struct config *cfg, struct store *st, struct repo
 	if (compare_select(st, cfg->compare_id, labels, &n, why, sizeof(why))) {
 		msg("%s", why);
 		store_free(st);
-		return 1;
+		return EXIT_FAILED;
 	}
 	o->labels = *labels;
 	o->nlabels = n;
-	return 0;
+	return EXIT_OK;
 }
 
 static int cmd_report(struct config *cfg)
@@ -106,14 +108,15 @@ static int cmd_report(struct config *cfg)
 					   "labels nor --compare with it");
 		return campaign_report(cfg->campaign_id);
 	}
-	ret = load_selected(cfg, &st, &o, &labels);
+	ret = read_selected(cfg, &st, &o, &labels);
 
 	if (ret)
 		return ret;
 	ret = report_print(stdout, &st, &o, why, sizeof(why));
 	if (ret) {
 		msg("%s", why);
-		ret = ret == -2 ? 2 : 1;	/* -2: the command line names what is not there */
+		/* -2: the command line names what is not there */
+		ret = ret == -2 ? EXIT_USAGE : EXIT_FAILED;
 	}
 	free(labels);
 	store_free(&st);
@@ -127,7 +130,7 @@ static int cmd_plot(struct config *cfg)
 	struct report r;
 	struct store st;
 	char why[512], **labels;
-	int ret = load_selected(cfg, &st, &o, &labels);
+	int ret = read_selected(cfg, &st, &o, &labels);
 
 	if (ret)
 		return ret;
@@ -144,7 +147,7 @@ static int cmd_plot(struct config *cfg)
 	}
 	if (ret) {
 		msg("%s", why);
-		ret = ret == -2 ? 2 : 1;
+		ret = ret == -2 ? EXIT_USAGE : EXIT_FAILED;
 	}
 	free(labels);
 	store_free(&st);
@@ -174,7 +177,7 @@ static int cmd_merge(struct config *cfg)
 	if (m.damaged)
 		msg("%zu damaged record%s not copied (see above)", m.damaged,
 		    m.damaged == 1 ? "" : "s");
-	return ret || m.damaged ? 1 : 0;
+	return ret || m.damaged ? EXIT_FAILED : EXIT_OK;
 }
 
 /* contest relabel [-d DIR] [--merge] OLD NEW: OLD's records under NEW,
@@ -199,7 +202,7 @@ static int cmd_relabel(struct config *cfg)
 			    sizeof(why));
 	if (ret) {
 		msg("%s", why);
-		return ret == -2 ? 2 : 1;
+		return ret == -2 ? EXIT_USAGE : EXIT_FAILED;
 	}
 	if (m.finished)
 		info("%s: '%s' held every record of '%s' already (a relabel cut short): '%s' "
@@ -214,7 +217,7 @@ static int cmd_relabel(struct config *cfg)
 	if (m.damaged)
 		msg("%zu damaged line%s moved with them as they were (see above)", m.damaged,
 		    m.damaged == 1 ? "" : "s");
-	return 0;
+	return EXIT_OK;
 }
 
 static int cmd_load(struct config *cfg)
@@ -293,7 +296,7 @@ static int cmd_list(struct config *cfg)
 	       "               tinyconfig), built out of tree: make -j(4 x CPUs) vmlinux\n"
 	       "  cmd:DIR      --build-cmd CMD timed, --clean-cmd CMD before it, by\n"
 	       "               /bin/sh -c in DIR\n");
-	return 0;
+	return EXIT_OK;
 }
 
 /* What a run here would record about the machine, one "key: value" a line. */
@@ -316,7 +319,7 @@ static int cmd_env(struct config *cfg)
 		       r.kv[i].val);
 	}
 	record_free(&r);
-	return 0;
+	return EXIT_OK;
 }
 
 static int reparse(int argc, char **argv, struct config *cfg);
@@ -359,6 +362,27 @@ static int reparse(int argc, char **argv, struct config *cfg)
 	return cli_parse(argc, argv, commands, cfg);
 }
 
+/* Flush and close stdout, as coreutils' close_stdout() does: a write that
+ * failed at any time (a full disk, a closed pipe, an error of close()) is
+ * a failure of the command.  Returns 0, or -1 with the reason printed. */
+static int close_stdout(void)
+{
+	int failed = ferror(stdout);
+
+	errno = 0;
+	if (fclose(stdout))
+		failed = 1;
+	else if (failed)
+		errno = 0;	/* an earlier write failed, its errno long gone */
+	if (!failed)
+		return 0;
+	if (errno)
+		msg("error writing output: %s", strerror(errno));
+	else
+		msg("error writing output");
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -367,11 +391,11 @@ int main(int argc, char **argv)
 
 	if (cli_check(why, sizeof(why))) {
 		msg("internal error: %s", why);
-		return 1;
+		return EXIT_FAILED;
 	}
 	rc = cli_parse(argc, argv, commands, &cfg);
 	if (rc == -1)
-		rc = 0;
+		rc = EXIT_OK;
 	else if (rc == 0) {
 		if (cfg.no_delays)
 			delays_off("not collected (--no-delays)");
@@ -382,9 +406,7 @@ int main(int argc, char **argv)
 	free(cfg.args);
 	free(cfg.results_dirs);
 	free(cfg.kernels);
-	if (fflush(stdout) || ferror(stdout)) {
-		msg("error writing output: %s", strerror(errno));
-		return 1;
-	}
+	if (close_stdout())
+		return EXIT_FAILED;
 	return rc;
 }

@@ -8,8 +8,8 @@
 /* sync, then drop every clean cached page where permitted (root), else
  * posix_fadvise(DONTNEED) over every file below each directory in dirs
  * (NULL-terminated), on their own file systems.  Returns the method used:
- * "drop_caches" or "fadvise", or NULL with why when a directory cannot be
- * walked whole. */
+ * "drop_caches" or "fadvise", or NULL with the reason in why when a directory
+ * cannot be walked whole. */
 const char *flush_caches(const char *const dirs[], char *why, size_t len);
 /* The method flush_caches() would use here, without flushing anything. */
 const char *flush_method(void);

@@ -320,7 +320,7 @@ static int check_entry(const char *q, char *why, size_t len)
 }
 
 /* check_entry() for "/" and each prefix of the absolute path p, down to
- * the first that does not exist: 0, or -1 with why. */
+ * the first that does not exist; returns 0, or -1 with the reason in why. */
 static int check_prefixes(const char *p, char *why, size_t len)
 {
 	size_t n = strlen(p);

@@ -62,15 +62,15 @@ int remove_tree_at(int dfd, const char *name);
  * 0, or -1 with errno. */
 int mkdtemp_at(int dfd, char *name);
 
-/* Whether only root and this process's user can change what path names:
- * 0 when "/" and every directory on the way to path (path itself included,
- * as far as it exists) belongs to one of them and no other user can write
- * it (but for a sticky one, as /tmp, where others can only add entries),
- * and every symlink on the way belongs to one of them too; the path as
- * given and as resolved are both checked.  Otherwise -1 with why, naming
- * the directory and the reason ("/tmp/x is writable by every user and not
- * sticky (mode 777)").  What contest writes as root below such a path
- * cannot be steered elsewhere by another user. */
+/* Whether only root and this process's user can change what path names: 0 when
+ * "/" and every directory on the way to path (path itself included, as far as
+ * it exists) belongs to one of them and no other user can write it (but for a
+ * sticky one, as /tmp, where others can only add entries), and every symlink
+ * on the way belongs to one of them too; the path as given and as resolved are
+ * both checked.  Otherwise -1 with the reason in why, naming the directory and
+ * the reason ("/tmp/x is writable by every user and not sticky (mode 777)").
+ * What contest writes as root below such a path cannot be steered elsewhere by
+ * another user. */
 int fs_check_owned(const char *path, char *why, size_t len);
 
 /* Call fn for every regular file below dir with an fd open for reading;
@@ -95,7 +95,7 @@ void log_tail(const char *path, int lines, FILE *f);
  * what names the directory in messages ("results directory").  The lock
  * dies with its holder and every process that shares the fd (the
  * guardian); a pid left in the file by a dead contest is reported and
- * replaced.  The fd, or -1 after saying why. */
+ * replaced.  Returns the fd, or -1 with the reason printed. */
 int lock_dir(const char *dir, const char *what);
 /* Give the lock up (fd -1 after): the file is removed while still held. */
 void unlock_dir(const char *dir, int *fd);

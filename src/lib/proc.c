@@ -492,14 +492,21 @@ int proc_wait(pid_t pid, int *status, struct rusage *ru)
 	return ret;
 }
 
-void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru)
+/* The one way contest stops a process group: SIGTERM (and SIGCONT, for a
+ * stopped one), up to grace_ns, SIGKILL, then its leader reaped.  The grace
+ * ends when the leader exits; for a kept group, whose leader is a zombie
+ * already, when the rest of the group is gone, and the SIGKILL has a grace
+ * of its own. */
+static void kill_group(pid_t pid, int64_t grace_ns, int kept, int *status, struct rusage *ru)
 {
 	int64_t deadline = mono_ns() + grace_ns;
 
 	kill(-pid, SIGTERM);
 	kill(-pid, SIGCONT);
 	while (mono_ns() < deadline) {
-		if (wait4(pid, status, WNOHANG, ru) == pid) {
+		if (kept && !proc_group_alive(pid))
+			break;
+		if (!kept && wait4(pid, status, WNOHANG, ru) == pid) {
 			kill(-pid, SIGKILL);	/* whatever it left behind */
 			proc_forget(pid);
 			return;
@@ -507,9 +514,22 @@ void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru
 		sleep_ns(10 * 1000 * 1000);
 	}
 	kill(-pid, SIGKILL);
+	deadline = mono_ns() + grace_ns;
+	while (kept && proc_group_alive(pid) && mono_ns() < deadline)
+		sleep_ns(10 * 1000 * 1000);
 	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
 		;
 	proc_forget(pid);
+}
+
+void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru)
+{
+	kill_group(pid, grace_ns, 0, status, ru);
+}
+
+void proc_kill_kept_group(pid_t pgid, int64_t grace_ns)
+{
+	kill_group(pgid, grace_ns, 1, NULL, NULL);
 }
 
 int proc_first_line(char *const argv[], char *buf, size_t len)

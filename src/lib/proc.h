@@ -68,6 +68,11 @@ void proc_tick(void);
 /* Stop process group pgid led by pid (SIGTERM, up to grace_ns, SIGKILL) and
  * reap its leader. */
 void proc_kill_group(pid_t pid, int64_t grace_ns, int *status, struct rusage *ru);
+/* The same for a group whose leader is kept a zombie, unreaped, so that
+ * pgid names no other group meanwhile: the grace lasts until the rest of
+ * the group is gone (they are not contest's children: init reaps them),
+ * the SIGKILL gets another, then the leader is reaped. */
+void proc_kill_kept_group(pid_t pgid, int64_t grace_ns);
 
 /* 1 while group pgid has a process other than its leader's zombie (a
  * leader kept unreaped, so that its id is not given to another process;

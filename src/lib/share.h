@@ -7,8 +7,9 @@
 #include <stddef.h>
 
 /* Hold the setting at path (a /proc/sys file) at value, shared with every
- * other contest that does the same through the lock file at lock (made
- * 0600 when missing).  The share's fd, for share_end(), or -1 with why. */
+ * other contest that does the same through the lock file at lock (made 0600
+ * when missing).  The share's fd, for share_end(), or -1 with the reason in
+ * why. */
 int share_begin(const char *lock, const char *path, const char *value, char *why,
 		size_t len);
 /* Give a share up: the last user writes back the value the first found

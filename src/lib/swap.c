@@ -397,7 +397,8 @@ static void block_stops(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &stops, old);
 }
 
-/* swapoff (when on), reset and hot_remove device id: 0, or -1 with why. */
+/* swapoff (when on), reset and hot_remove device id; returns 0, or -1 with the
+ * reason in why. */
 static int remove_device(int id, int on, char *why, size_t len)
 {
 	char path[64], sys[64];
@@ -527,7 +528,8 @@ static void signature_uuid(const char *path, char *hex, size_t len)
  * when contest wrote it: a regular file of root's, mode 0600, one link, in
  * a directory of root's that no other user can enter (contest's run
  * directory, mode 0700), so that no other user can have written or placed
- * it.  1 when there is none; -1 after saying why it is ignored. */
+ * it.  Returns 0, 1 when there is none, or -1 when there is one but it is
+ * ignored (a message says why). */
 static int read_marker(int dfd, const char *dir, int pid, char *line, size_t len)
 {
 	struct stat ds, ms;
@@ -617,10 +619,10 @@ static void add_in_use(const struct swap_line *l, void *arg)
 		u->l[u->n++] = *l;
 }
 
-/* Device l off and on again: 0, or -1 with why not.  ours: contest's own
- * device, which its marker has the next contest remove should contest die
- * half-way; one of the machine's own is handed to the guardian meanwhile,
- * which turns it on again after a SIGKILL. */
+/* Device l off and on again; returns 0, or -1 with the reason in why.
+ * ours: contest's own device, which its marker has the next contest remove
+ * should contest die half-way; one of the machine's own is handed to the
+ * guardian meanwhile, which turns it on again after a SIGKILL. */
 static int drain_one(const struct swap_line *l, int ours, char *why, size_t len)
 {
 	int prio = ours ? SWAP_PRIORITY : l->prio, off = 0, ret = 0;

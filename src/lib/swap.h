@@ -47,26 +47,27 @@ struct zram {
  * default), or -1. */
 int swap_parse(const char *arg, uint64_t *size);
 /* Resolve the device's sizes (size 0: half of MemTotal) and check that it
- * can be made here: root, zram, no swap yet.  z->id stays -1.  0, or -1
- * with why. */
+ * can be made here: root, zram, no swap yet.  z->id stays -1.  Returns 0, or -1
+ * with the reason in why. */
 int swap_zram_plan(struct zram *z, uint64_t size, char *why, size_t len);
 /* After swap_zram_plan(): make a new zram device (hot_add; never one that
- * exists), write the marker in dir, set disksize and mem_limit, write a
- * swap signature and swapon with SWAP_PRIORITY.  0, or -1 with why
- * (whatever was made is removed again). */
+ * exists), write the marker in dir, set disksize and mem_limit, write a swap
+ * signature and swapon with SWAP_PRIORITY.  Returns 0, or -1 with the reason
+ * in why (whatever was made is removed again). */
 int swap_zram_make(struct zram *z, const char *dir, char *why, size_t len);
 /* swapoff, reset, hot_remove and the marker, with the stop signals
- * blocked (swapoff gives up on a signal).  Nothing to do: 0.  -1 with
- * why, the marker then kept for the next contest's sweep. */
+ * blocked (swapoff gives up on a signal).  Returns 0 (also when there is
+ * nothing to do), or -1 with the reason in why, the marker then kept for
+ * the next contest's sweep. */
 int swap_zram_remove(struct zram *z, char *why, size_t len);
 /* The directory open as dfd (dir in messages) is the scratch of contest
  * pid, which is gone: remove the zram device its marker names, if the
  * device is still the one it made (the same boot and disk sequence number)
  * and the marker is one contest wrote: root's, mode 0600, in a directory of
- * root's that no other user can enter; any other is ignored (said), since
- * another user could have written it to name the system's own zram swap.
- * 0 when nothing is left (said on stderr), -1 when a device is left (said
- * why). */
+ * root's that no other user can enter; any other is ignored, with a
+ * message, since another user could have written it to name the system's
+ * own zram swap.  Returns 0 when nothing is left, -1 when a device is left;
+ * either way a message on stderr says what happened. */
 int swap_sweep(int dfd, const char *dir, int pid);
 
 /* The memory contest always leaves the machine: max(1 GiB, 10% of total)

@@ -40,7 +40,7 @@ struct dirfix {
 /* The last owner or group name looked up and its id, as GNU tar remembers
  * one of each. */
 struct idcache {
-	struct sbuf name;
+	struct strbuf name;
 	unsigned long id;
 	int found;
 };
@@ -63,16 +63,16 @@ struct tx {
 	uint64_t base;		/* stream offset of buf[0] */
 	uint64_t unchecked;	/* bytes since hooks->stop was asked */
 	/* extended header values for the next member */
-	struct sbuf meta, xpath, xlink, lname, llink;
+	struct strbuf meta, xpath, xlink, lname, llink;
 	int has_xpath, has_xlink, has_lname, has_llink, has_size, has_mtime;
 	int sparse;
 	int has_uid, has_gid, has_uname, has_gname;
 	uint64_t xuid, xgid;
-	struct sbuf xuname, xgname;
+	struct strbuf xuname, xgname;
 	uint64_t xsize;
 	struct timespec xmtime;
 	/* the member being extracted: names as found, and in canonical form */
-	struct sbuf raw, rawlink, name, link;
+	struct strbuf raw, rawlink, name, link;
 	/* root: owners are restored (fchown), as GNU tar's --same-owner */
 	int same_owner;
 	uid_t uid;
@@ -80,13 +80,13 @@ struct tx {
 	struct idcache users, groups;
 	char *pwbuf;
 	/* the directories of the last member's parent, open */
-	struct sbuf cpath;
+	struct strbuf cpath;
 	struct level lv[DIR_CACHE];
 	size_t nlv;
 	int deep;		/* the parent when deeper than DIR_CACHE, or -1 */
 	struct dirfix *fix;
 	size_t nfix, capfix;
-	struct sbuf fixnames;
+	struct strbuf fixnames;
 };
 
 static int tx_oom(struct tx *x)
@@ -119,7 +119,7 @@ static int tx_fill(struct tx *x, size_t want)
 		}
 		if (n == 0)
 			return 0;
-		progress(x->hooks, (uint64_t)n);
+		tar_progress(x->hooks, (uint64_t)n);
 		x->end += (size_t)n;
 	}
 	return 1;
@@ -133,9 +133,9 @@ static int tx_truncated(struct tx *x)
 
 /* Consume `size` bytes of member data and their padding, writing them to
  * file `out` (>= 0), appending them to `mem`, or dropping them. */
-static int tx_data(struct tx *x, uint64_t size, int out, struct sbuf *mem)
+static int tx_data(struct tx *x, uint64_t size, int out, struct strbuf *mem)
 {
-	uint64_t left = size + padding(size), data = size;
+	uint64_t left = size + tar_padding(size), data = size;
 
 	while (left) {
 		size_t n, d;
@@ -150,7 +150,7 @@ static int tx_data(struct tx *x, uint64_t size, int out, struct sbuf *mem)
 		if (d && out >= 0 && write_all(out, x->buf + x->pos, d))
 			return whyf(x->why, x->len, "write %s/%s: %s", x->dest,
 				    x->name.s, strerror(errno));
-		if (d && mem && sb_add(mem, (char *)x->buf + x->pos, d))
+		if (d && mem && strbuf_add(mem, (char *)x->buf + x->pos, d))
 			return tx_oom(x);
 		data -= d;
 		x->pos += n;
@@ -158,7 +158,7 @@ static int tx_data(struct tx *x, uint64_t size, int out, struct sbuf *mem)
 		x->unchecked += n;
 		if (x->unchecked >= STOP_EVERY) {
 			x->unchecked = 0;
-			if (stopping(x->hooks))
+			if (tar_stopping(x->hooks))
 				return 1;
 		}
 	}
@@ -309,11 +309,11 @@ static int tx_pax_kv(struct tx *x, const char *key, size_t klen,
 {
 	if (key_is(key, klen, "path")) {
 		x->has_xpath = vlen > 0;
-		return sb_set(&x->xpath, val, vlen) ? tx_oom(x) : 0;
+		return strbuf_set(&x->xpath, val, vlen) ? tx_oom(x) : 0;
 	}
 	if (key_is(key, klen, "linkpath")) {
 		x->has_xlink = vlen > 0;
-		return sb_set(&x->xlink, val, vlen) ? tx_oom(x) : 0;
+		return strbuf_set(&x->xlink, val, vlen) ? tx_oom(x) : 0;
 	}
 	if (key_is(key, klen, "size")) {
 		x->has_size = vlen > 0;
@@ -333,11 +333,11 @@ static int tx_pax_kv(struct tx *x, const char *key, size_t klen,
 	}
 	if (key_is(key, klen, "uname")) {
 		x->has_uname = 1;
-		return sb_set(&x->xuname, val, vlen) ? tx_oom(x) : 0;
+		return strbuf_set(&x->xuname, val, vlen) ? tx_oom(x) : 0;
 	}
 	if (key_is(key, klen, "gname")) {
 		x->has_gname = 1;
-		return sb_set(&x->xgname, val, vlen) ? tx_oom(x) : 0;
+		return strbuf_set(&x->xgname, val, vlen) ? tx_oom(x) : 0;
 	}
 	if (klen > 11 && !memcmp(key, "GNU.sparse.", 11))
 		x->sparse = 1;
@@ -384,13 +384,13 @@ static void tx_forget(struct tx *x)
 
 /* Member name raw in canonical form into out: no empty or "." components,
  * no trailing slash.  Absolute names and ".." are refused. */
-static int tx_norm(struct tx *x, const char *raw, struct sbuf *out,
+static int tx_norm(struct tx *x, const char *raw, struct strbuf *out,
 		   const char *what)
 {
 	const char *p = raw;
 
-	sb_cut(out, 0);
-	if (sb_add(out, "", 0))
+	strbuf_cut(out, 0);
+	if (strbuf_add(out, "", 0))
 		return tx_oom(x);
 	if (*raw == '/')
 		return whyf(x->why, x->len, "refusing absolute %s %s", what, raw);
@@ -401,7 +401,7 @@ static int tx_norm(struct tx *x, const char *raw, struct sbuf *out,
 			return whyf(x->why, x->len, "refusing %s with '..': %s",
 				    what, raw);
 		if (n && !(n == 1 && p[0] == '.')) {
-			if ((out->len && sb_add(out, "/", 1)) || sb_add(out, p, n))
+			if ((out->len && strbuf_add(out, "/", 1)) || strbuf_add(out, p, n))
 				return tx_oom(x);
 		}
 		p += n;
@@ -472,7 +472,7 @@ static int tx_parent(struct tx *x, const char *name, size_t dlen, int create)
 		i++;
 	}
 	tx_uncache(x, i);
-	if (sb_set(&x->cpath, name, dlen))
+	if (strbuf_set(&x->cpath, name, dlen))
 		return tx_oom(x);
 	fd = i ? x->lv[i - 1].fd : x->dfd;
 	start = i ? x->lv[i - 1].end + 1 : 0;
@@ -527,7 +527,7 @@ static int tx_lookup(struct tx *x, struct idcache *c, const char *name, int grou
 	if (c->name.s && !strcmp(c->name.s, name))
 		return c->found;
 	c->found = 0;
-	if (sb_set(&c->name, name, strlen(name)))
+	if (strbuf_set(&c->name, name, strlen(name)))
 		return 0;
 	if (group && !getgrnam_r(name, &gr, x->pwbuf, PWBUF_SIZE, &grp) && grp) {
 		c->found = 1;
@@ -544,13 +544,13 @@ static int tx_lookup(struct tx *x, struct idcache *c, const char *name, int grou
  * the header's number. */
 static int tx_id(struct tx *x, const unsigned char *h, int group, unsigned long *id)
 {
-	struct sbuf *name = group ? &x->xgname : &x->xuname;
+	struct strbuf *name = group ? &x->xgname : &x->xuname;
 	int has_name = group ? x->has_gname : x->has_uname;
 	size_t off = group ? H_GNAME : H_UNAME, w = group ? W_GNAME : W_UNAME;
 	int64_t v;
 
 	if (!has_name && !memcmp(h + H_MAGIC, "ustar", 5)) {
-		if (sb_set(name, (const char *)h + off, field_len(h + off, w)))
+		if (strbuf_set(name, (const char *)h + off, field_len(h + off, w)))
 			return tx_oom(x);
 		has_name = 1;
 	}
@@ -669,7 +669,7 @@ static int tx_dir(struct tx *x, mode_t mode, const struct timespec *mtime)
 	f->uid = x->uid;
 	f->gid = x->gid;
 	f->mtime = *mtime;
-	if (sb_add(&x->fixnames, x->name.s, x->name.len + 1))
+	if (strbuf_add(&x->fixnames, x->name.s, x->name.len + 1))
 		return tx_oom(x);
 	return 0;
 bad:
@@ -747,12 +747,12 @@ static const char *tx_raw_name(struct tx *x, const unsigned char *h)
 		return x->xpath.s;
 	if (x->has_lname)
 		return x->lname.s;
-	sb_cut(&x->raw, 0);
+	strbuf_cut(&x->raw, 0);
 	if (!memcmp(h + H_MAGIC, "ustar", 6) && h[H_PREFIX] &&
-	    (sb_add(&x->raw, (const char *)h + H_PREFIX, field_len(h + H_PREFIX, W_PREFIX)) ||
-	     sb_add(&x->raw, "/", 1)))
+	    (strbuf_add(&x->raw, (const char *)h + H_PREFIX, field_len(h + H_PREFIX, W_PREFIX)) ||
+	     strbuf_add(&x->raw, "/", 1)))
 		return NULL;
-	if (sb_add(&x->raw, (const char *)h + H_NAME, field_len(h + H_NAME, W_NAME)))
+	if (strbuf_add(&x->raw, (const char *)h + H_NAME, field_len(h + H_NAME, W_NAME)))
 		return NULL;
 	return x->raw.s;
 }
@@ -763,7 +763,7 @@ static const char *tx_raw_link(struct tx *x, const unsigned char *h)
 		return x->xlink.s;
 	if (x->has_llink)
 		return x->llink.s;
-	if (sb_set(&x->rawlink, (const char *)h + H_LINK,
+	if (strbuf_set(&x->rawlink, (const char *)h + H_LINK,
 		   field_len(h + H_LINK, W_LINK)))
 		return NULL;
 	return x->rawlink.s;
@@ -824,13 +824,13 @@ static int tx_entry(struct tx *x, const unsigned char *h, char type,
 }
 
 /* The data of an extended header ('x', 'L', 'K') into b. */
-static int tx_meta(struct tx *x, uint64_t size, struct sbuf *b, uint64_t off)
+static int tx_meta(struct tx *x, uint64_t size, struct strbuf *b, uint64_t off)
 {
 	if (size > META_MAX)
 		return whyf(x->why, x->len, "extended header too large at offset %" PRIu64,
 			    off);
-	sb_cut(b, 0);
-	if (sb_add(b, "", 0))
+	strbuf_cut(b, 0);
+	if (strbuf_add(b, "", 0))
 		return tx_oom(x);
 	return tx_data(x, size, -1, b);
 }
@@ -870,7 +870,7 @@ static int tx_run(struct tx *x)
 		int rc;
 
 		x->unchecked = 0;
-		if (stopping(x->hooks))
+		if (tar_stopping(x->hooks))
 			return 1;
 		rc = tx_fill(x, BLOCK);
 		if (rc <= 0)
@@ -898,7 +898,7 @@ static int tx_fixdirs(struct tx *x)
 		struct timespec ts[2] = { { 0, UTIME_OMIT }, f->mtime };
 		int pfd, fd, rc = 0;
 
-		if (sb_set(&x->name, name, strlen(name)))
+		if (strbuf_set(&x->name, name, strlen(name)))
 			return tx_oom(x);
 		pfd = tx_parent(x, name, dir_len(name), 0);
 		if (pfd < 0)
@@ -930,7 +930,7 @@ int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
 		char *why, size_t len)
 {
 	struct tx x = { 0 };
-	struct sbuf *bufs[] = { &x.meta, &x.xpath, &x.xlink, &x.lname, &x.llink,
+	struct strbuf *bufs[] = { &x.meta, &x.xpath, &x.xlink, &x.lname, &x.llink,
 				&x.raw, &x.rawlink, &x.name, &x.link, &x.cpath,
 				&x.fixnames, &x.xuname, &x.xgname, &x.users.name,
 				&x.groups.name };
@@ -947,7 +947,7 @@ int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
 	x.buf = malloc(BUFSZ);
 	x.pwbuf = malloc(PWBUF_SIZE);
 	for (i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
-		if (sb_add(bufs[i], "", 0))
+		if (strbuf_add(bufs[i], "", 0))
 			rc = -1;
 	x.dfd = open(dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (!x.buf || !x.pwbuf || rc)
@@ -962,7 +962,7 @@ int tar_extract(int fd, const char *dest, const struct tar_hooks *hooks,
 	if (x.dfd >= 0)
 		close(x.dfd);
 	for (i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
-		sb_free(bufs[i]);
+		strbuf_free(bufs[i]);
 	free(x.fix);
 	free(x.buf);
 	free(x.pwbuf);

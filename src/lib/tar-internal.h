@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tar-internal.h - what the tar writer (tar-write.c) and extractor
- * (tar-extract.c) share: the ustar block and header layout, the I/O size,
- * the hooks, and a growable byte string.  Not for the loads: they use tar.h. */
+ * (tar-extract.c) share: the ustar block and header layout, the I/O size
+ * and the hooks.  Not for the loads: they use tar.h. */
 #ifndef CONTEST_TAR_INTERNAL_H
 #define CONTEST_TAR_INTERNAL_H
 
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
 #include "lib/tar.h"
 
 #define BLOCK 512
@@ -37,68 +38,13 @@ enum {
 	H_PREFIX = 345, W_PREFIX = 155,
 };
 
-/* ---- shared helpers ------------------------------------------------ */
+/* ---- shared helpers (tar-write.c) ---------------------------------- */
 
-static inline int stopping(const struct tar_hooks *h)
-{
-	return h && h->stop && h->stop(h->arg);
-}
-
-static inline void progress(const struct tar_hooks *h, uint64_t bytes)
-{
-	if (h && h->progress && bytes)
-		h->progress(h->arg, bytes);
-}
-
-static inline uint64_t padding(uint64_t size)
-{
-	return (BLOCK - size % BLOCK) % BLOCK;
-}
-
-/* A growable byte string, always NUL-terminated once allocated. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static inline int sb_add(struct sbuf *b, const char *s, size_t n)
-{
-	size_t need = b->len + n + 1, cap = b->cap ? b->cap : 256;
-	char *p;
-
-	if (need > b->cap) {
-		while (cap < need)
-			cap *= 2;
-		p = realloc(b->s, cap);
-		if (!p)
-			return -1;
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
-}
-
-static inline void sb_cut(struct sbuf *b, size_t len)
-{
-	b->len = len;
-	if (b->s)
-		b->s[len] = '\0';
-}
-
-static inline int sb_set(struct sbuf *b, const char *s, size_t n)
-{
-	sb_cut(b, 0);
-	return sb_add(b, s, n);
-}
-
-static inline void sb_free(struct sbuf *b)
-{
-	free(b->s);
-	b->s = NULL;
-	b->len = b->cap = 0;
-}
+/* Whether the hooks ask to stop (no hooks: never). */
+int tar_stopping(const struct tar_hooks *h);
+/* Tell the hooks that bytes more went through (no hooks: nothing to do). */
+void tar_progress(const struct tar_hooks *h, uint64_t bytes);
+/* The zeros after size bytes of a member's data, to the next block. */
+uint64_t tar_padding(uint64_t size);
 
 #endif

@@ -30,6 +30,24 @@
 #define MAX_SMALL 07777777ULL		/* largest value of an 8-byte field */
 #define MAX_LARGE 077777777777ULL	/* largest value of a 12-byte field */
 
+/* ---- shared with the extractor -------------------------------------- */
+
+int tar_stopping(const struct tar_hooks *h)
+{
+	return h && h->stop && h->stop(h->arg);
+}
+
+void tar_progress(const struct tar_hooks *h, uint64_t bytes)
+{
+	if (h && h->progress && bytes)
+		h->progress(h->arg, bytes);
+}
+
+uint64_t tar_padding(uint64_t size)
+{
+	return (BLOCK - size % BLOCK) % BLOCK;
+}
+
 /* ---- writer: headers ------------------------------------------------ */
 
 /* Everything a ustar header holds, with values that fit their fields. */
@@ -139,9 +157,9 @@ struct tw {
 	size_t used;		/* bytes in buf */
 	uint64_t total;		/* bytes written to fd */
 	uint64_t unchecked;	/* bytes since hooks->stop was asked */
-	struct sbuf path;	/* the current member's name */
-	struct sbuf pax;	/* pax records for the current member */
-	struct sbuf target;	/* a symlink's target */
+	struct strbuf path;	/* the current member's name */
+	struct strbuf pax;	/* pax records for the current member */
+	struct strbuf target;	/* a symlink's target */
 	struct idcache users, groups;
 	struct link_tab links;
 	char *pwbuf;
@@ -159,7 +177,7 @@ static int tw_flush(struct tw *t)
 {
 	if (write_all(t->fd, t->buf, t->used))
 		return whyf(t->why, t->len, "write: %s", strerror(errno));
-	progress(t->hooks, t->used);
+	tar_progress(t->hooks, t->used);
 	t->total += t->used;
 	t->used = 0;
 	return 0;
@@ -313,9 +331,9 @@ static int pax_add(struct tw *t, const char *key, const char *val, size_t vlen)
 		len = base + (size_t)snprintf(num, sizeof(num), "%zu", prev);
 	} while (len != prev);
 	snprintf(num, sizeof(num), "%zu ", len);
-	if (sb_add(&t->pax, num, strlen(num)) ||
-	    sb_add(&t->pax, key, strlen(key)) || sb_add(&t->pax, "=", 1) ||
-	    sb_add(&t->pax, val, vlen) || sb_add(&t->pax, "\n", 1))
+	if (strbuf_add(&t->pax, num, strlen(num)) ||
+	    strbuf_add(&t->pax, key, strlen(key)) || strbuf_add(&t->pax, "=", 1) ||
+	    strbuf_add(&t->pax, val, vlen) || strbuf_add(&t->pax, "\n", 1))
 		return tw_oom(t);
 	return 0;
 }
@@ -347,7 +365,7 @@ static int tw_pax(struct tw *t, const struct hdr *m)
 	ustar_fill(b, &x);
 	if (tw_bytes(t, t->pax.s, t->pax.len))
 		return -1;
-	return tw_zeros(t, padding(t->pax.len));
+	return tw_zeros(t, tar_padding(t->pax.len));
 }
 
 /* The header(s) for the member named t->path. */
@@ -359,7 +377,7 @@ static int tw_header(struct tw *t, const struct stat *st, char type,
 	unsigned char *b;
 	long split = -1;
 
-	sb_cut(&t->pax, 0);
+	strbuf_cut(&t->pax, 0);
 	h.name = t->path.s;
 	h.namelen = t->path.len;
 	if (h.namelen > W_NAME) {
@@ -439,17 +457,17 @@ static int tw_data(struct tw *t, int fd, uint64_t size)
 				    t->path.s, strerror(errno));
 		}
 		if (n == 0)
-			return tw_zeros(t, left + padding(size));
+			return tw_zeros(t, left + tar_padding(size));
 		t->used += (size_t)n;
 		left -= (uint64_t)n;
 		t->unchecked += (uint64_t)n;
 		if (t->unchecked >= STOP_EVERY) {
 			t->unchecked = 0;
-			if (stopping(t->hooks))
+			if (tar_stopping(t->hooks))
 				return 1;
 		}
 	}
-	return tw_zeros(t, padding(size));
+	return tw_zeros(t, tar_padding(size));
 }
 
 /* Open a listed regular file: *fd is -1 if it has gone or changed type
@@ -503,7 +521,7 @@ static int tw_file(struct tw *t, int dfd, const char *name, struct stat *st)
 static int tw_symlink(struct tw *t, int dfd, const char *name,
 		      const struct stat *st)
 {
-	struct sbuf *b = &t->target;
+	struct strbuf *b = &t->target;
 	size_t cap = st->st_size > 0 ? (size_t)st->st_size + 1 : 256;
 	ssize_t n;
 
@@ -527,7 +545,7 @@ static int tw_symlink(struct tw *t, int dfd, const char *name,
 			break;
 		cap = b->cap * 2;
 	}
-	sb_cut(b, (size_t)n);
+	strbuf_cut(b, (size_t)n);
 	return tw_header(t, st, '2', b->s, 0);
 }
 
@@ -545,14 +563,14 @@ static int tw_dir(struct tw *t, int dfd, const char *name, const struct stat *st
 		return whyf(t->why, t->len, "open %s/%s: %s", t->src, t->path.s,
 			    strerror(errno));
 	}
-	if (sb_add(&t->path, "/", 1))
+	if (strbuf_add(&t->path, "/", 1))
 		rc = tw_oom(t);
 	else
 		rc = tw_header(t, st, '5', NULL, 0);
 	if (!rc)
 		rc = tw_tree(t, fd);
 	close(fd);
-	sb_cut(&t->path, mark);
+	strbuf_cut(&t->path, mark);
 	return rc;
 }
 
@@ -583,7 +601,7 @@ static int tw_entry(struct tw *t, int dfd, const char *name)
  * savedir()): not sorted by name, which on a tree whose files were created
  * in name order would make the reads of a cold cache nearly sequential
  * where tar's seek.  As pointers into pool. */
-static int tw_list(struct tw *t, int dfd, struct sbuf *pool, char ***names,
+static int tw_list(struct tw *t, int dfd, struct strbuf *pool, char ***names,
 		   size_t *count)
 {
 	size_t *off = NULL, n = 0, cap = 0, i;
@@ -617,7 +635,7 @@ static int tw_list(struct tw *t, int dfd, struct sbuf *pool, char ***names,
 			off = p;
 		}
 		off[n++] = pool->len;
-		if (sb_add(pool, de->d_name, strlen(de->d_name) + 1)) {
+		if (strbuf_add(pool, de->d_name, strlen(de->d_name) + 1)) {
 			rc = tw_oom(t);
 			break;
 		}
@@ -645,7 +663,7 @@ static int tw_list(struct tw *t, int dfd, struct sbuf *pool, char ***names,
 /* The contents of directory dfd, whose member name (with its slash) is t->path. */
 static int tw_tree(struct tw *t, int dfd)
 {
-	struct sbuf pool = { 0 };
+	struct strbuf pool = { 0 };
 	size_t mark = t->path.len, n = 0, i;
 	char **names = NULL;
 	int rc;
@@ -653,18 +671,18 @@ static int tw_tree(struct tw *t, int dfd)
 	rc = tw_list(t, dfd, &pool, &names, &n);
 	for (i = 0; !rc && i < n; i++) {
 		t->unchecked = 0;
-		if (stopping(t->hooks)) {
+		if (tar_stopping(t->hooks)) {
 			rc = 1;
 			break;
 		}
-		if (sb_add(&t->path, names[i], strlen(names[i])))
+		if (strbuf_add(&t->path, names[i], strlen(names[i])))
 			rc = tw_oom(t);
 		else
 			rc = tw_entry(t, dfd, names[i]);
-		sb_cut(&t->path, mark);
+		strbuf_cut(&t->path, mark);
 	}
 	free(names);
-	sb_free(&pool);
+	strbuf_free(&pool);
 	return rc;
 }
 
@@ -692,7 +710,7 @@ int tar_write(const char *src, int fd, const struct tar_hooks *hooks,
 	t.src = src;
 	t.buf = malloc(BUFSZ);
 	t.pwbuf = malloc(PWBUF_SIZE);
-	if (!t.buf || !t.pwbuf || sb_add(&t.path, "", 0)) {
+	if (!t.buf || !t.pwbuf || strbuf_add(&t.path, "", 0)) {
 		rc = tw_oom(&t);
 		goto out;
 	}
@@ -713,9 +731,9 @@ int tar_write(const char *src, int fd, const struct tar_hooks *hooks,
 out:
 	free(t.buf);
 	free(t.pwbuf);
-	sb_free(&t.path);
-	sb_free(&t.pax);
-	sb_free(&t.target);
+	strbuf_free(&t.path);
+	strbuf_free(&t.pax);
+	strbuf_free(&t.target);
 	link_free(&t.links);
 	return rc;
 }

@@ -10,9 +10,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/exitcode.h"
 #include "lib/util.h"
 
-static void out_of_memory(void)
+void out_of_memory(void)
 {
 	fputs("contest: out of memory\n", stderr);
 	abort();
@@ -146,7 +147,7 @@ int usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'contest --help' for more information.\n", stderr);
-	return 2;
+	return EXIT_USAGE;
 }
 
 void msg(const char *fmt, ...)

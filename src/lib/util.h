@@ -11,6 +11,9 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NS_PER_SEC INT64_C(1000000000)
 
+/* "contest: out of memory" on stderr, and abort(): what the x functions
+ * do when memory runs out. */
+void out_of_memory(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -32,7 +35,7 @@ void xclose_memstream(FILE *f);
  * return -1, for `return whyf(why, len, "mkdir %s: %s", ...)`. */
 int whyf(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* "contest: MESSAGE" and the hint to --help on stderr; returns 2. */
+/* "contest: MESSAGE" and the hint to --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "contest: ..." on stderr: errors and warnings. */
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

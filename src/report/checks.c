@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* checks.c - what a reader would notice in the runs behind the
- * tables, said under them: a load's Ratio below 0.9, a noload slower than
+ * tables, noted under them: a load's Ratio below 0.9, a noload slower than
  * its session's loaded runs or with far less CPU than the row's other noloads,
  * a run far outside its rounds; and, where a session had a single noload
  * that every Ratio rests on, that the next suite should run more. */

@@ -11,6 +11,7 @@
 
 #include "report/format.h"
 #include "report/report-internal.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 /* Fields that differ from row to row by design, or say nothing about the
@@ -51,7 +52,7 @@ void report_splits(struct report_out *o, const struct report *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		size_t k = i;
 		int sessions = 0;	/* the rows differ in configuration */
-		char *line = NULL;
+		struct strbuf line = STRBUF_INIT;
 
 		while (k + 1 < r->nrows && r->rows[k + 1].label == r->rows[i].label) {
 			k++;
@@ -62,23 +63,24 @@ void report_splits(struct report_out *o, const struct report *r)
 			size_t hosts = 0, kernels = 0;
 
 			for (size_t j = i; j <= k; j++) {
-				report_append(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
-				       r->rows[j].name);
+				xstrbuf_addf(&line, "%s%s", j > i ? (j == k ? " and " : ", ") : "",
+					     r->rows[j].name);
 				hosts += r->rows[j].host && !seen_in(r, i, j, 0);
 				kernels += r->rows[j].kernel && !seen_in(r, i, j, 1);
 			}
 			if (kernels > 1)
-				report_note(o, "%s: %s measured on %zu kernels%s, shown apart", line,
-				     r->rows[i].label, kernels, hosts > 1 ? " and machines" : "");
+				report_note(o, "%s: %s measured on %zu kernels%s, shown apart",
+				     line.s, r->rows[i].label, kernels,
+				     hosts > 1 ? " and machines" : "");
 			else if (hosts > 1)
-				report_note(o, "%s: %s measured on %zu machines%s, shown apart", line,
-				     r->rows[i].label, hosts, k - i + 1 > hosts ?
+				report_note(o, "%s: %s measured on %zu machines%s, shown apart",
+				     line.s, r->rows[i].label, hosts, k - i + 1 > hosts ?
 				     " and in several workloads or configurations" : "");
 			else
-				report_note(o, "%s: %s measured %s %zu %s, shown apart", line,
+				report_note(o, "%s: %s measured %s %zu %s, shown apart", line.s,
 				     r->rows[i].label, sessions ? "in" : "on", k - i + 1,
 				     sessions ? "configurations" : "workloads");
-			free(line);
+			strbuf_free(&line);
 			for (size_t j = i; kernels > 1 && j <= k; j++) {
 				char *kernel;
 
@@ -170,7 +172,8 @@ static void difference(struct report_out *o, const struct report *r, const char 
 		       char *const *vals, const size_t *count, int *header)
 {
 	const char *first = NULL;
-	char *line = NULL, **short_vals;
+	struct strbuf line = STRBUF_INIT;
+	char **short_vals;
 	int differ = 0, cut, comma = 0, w = 0, room;
 
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -198,11 +201,11 @@ static void difference(struct report_out *o, const struct report *r, const char 
 	for (size_t i = 0, n = 0; i < r->nrows; i++) {
 		if (!vals[i])
 			continue;
-		report_append(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name, short_vals[i]);
+		xstrbuf_addf(&line, "%s %s %s", n++ ? "," : "", r->rows[i].name, short_vals[i]);
 		comma |= strchr(short_vals[i], ',') != NULL;
 	}
-	if (!cut && !comma && (!o->width || (int)(strlen(name) + 1 + strlen(line)) <= o->width)) {
-		report_note(o, "%s:%s", name, line);
+	if (!cut && !comma && (!o->width || (int)(strlen(name) + 1 + line.len) <= o->width)) {
+		report_note(o, "%s:%s", name, line.s);
 	} else {
 		/* a row a line, its value wrapped for a mail */
 		report_note(o, "%s%s:", name, cut ? " (the words all rows share are not shown)" : "");
@@ -213,7 +216,7 @@ static void difference(struct report_out *o, const struct report *r, const char 
 	for (size_t i = 0; i < r->nrows; i++)
 		free(short_vals[i]);
 	free(short_vals);
-	free(line);
+	strbuf_free(&line);
 }
 
 /* The keys the differences compare: the workload (but where every record

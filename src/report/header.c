@@ -15,6 +15,7 @@
 #include "report/report-internal.h"
 #include "results/latency.h"
 #include "loads/runtype.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 /* The value of key that every row shares, as the differences show it;
@@ -174,7 +175,7 @@ static int env_quick(const struct record *e)
  * workload and loads small; the rows named where not every one did. */
 static void quick_line(struct report_out *o, const struct report *r)
 {
-	char *rows = NULL;
+	struct strbuf rows = STRBUF_INIT;
 	int all = 1;
 
 	for (size_t g = 0; g < r->nrows; g++) {
@@ -184,18 +185,18 @@ static void quick_line(struct report_out *o, const struct report *r)
 			n += env_quick(r->rows[g].envs[e]);
 		all &= n && n == r->rows[g].nenvs;
 		if (n)
-			report_append(&rows, "%s%s%s", rows ? ", " : "", r->rows[g].name,
-				      n < r->rows[g].nenvs ? " (some sessions)" : "");
+			xstrbuf_addf(&rows, "%s%s%s", rows.s ? ", " : "", r->rows[g].name,
+				     n < r->rows[g].nenvs ? " (some sessions)" : "");
 	}
-	if (rows && all) {
+	if (rows.s && all) {
 		header_put(o, "Suite", "--quick (a smoke run: the workload and the loads made small)");
-	} else if (rows) {
-		char *line = xasprintf("--quick in %s only", rows);
+	} else if (rows.s) {
+		char *line = xasprintf("--quick in %s only", rows.s);
 
 		header_put(o, "Suite", line);
 		free(line);
 	}
-	free(rows);
+	strbuf_free(&rows);
 }
 
 /* What one unit of each load's Loads is, with the sizes the rows' runs of
@@ -211,7 +212,8 @@ static void load_lines(struct report_out *o, const struct report *r)
 	for (size_t t = 0; t < r->ntypes; t++) {
 		const struct runtype *rt = runtype_find(r->types[t]);
 		size_t nkeys;
-		char **keys, *sizes = NULL, *text, *head;
+		struct strbuf sizes = STRBUF_INIT;
+		char **keys, *text, *head;
 
 		if (!report_type_has_load(r->types[t]))
 			continue;
@@ -238,21 +240,21 @@ static void load_lines(struct report_out *o, const struct report *r)
 				/* a size stays on one line with its name */
 				for (char *p = item; (p = strchr(p, ' ')); p++)
 					*p = REPORT_GLUE;
-				report_append(&sizes, "%s%s", sizes ? ", " : "", item);
+				xstrbuf_addf(&sizes, "%s%s", sizes.s ? ", " : "", item);
 				free(item);
 			}
 			free(v);
 		}
 		free(keys);
 		text = xasprintf("%s%s%s%s", rt ? rt->unit : "a unit this contest does not know",
-				 sizes ? " (" : "", sizes ? sizes : "", sizes ? ")" : "");
+				 sizes.s ? " (" : "", sizes.s ? sizes.s : "", sizes.s ? ")" : "");
 		if (!heading++)
 			report_note(o, "Loads, one unit of each:");
 		head = xasprintf("  %-*s  ", w, r->types[t]);
 		report_note_wrapped(o, head, (int)strlen(head), text);
 		free(head);
 		free(text);
-		free(sizes);
+		strbuf_free(&sizes);
 	}
 }
 
@@ -392,21 +394,23 @@ void report_same_boot(struct report_out *o, const struct report *r)
 			names[n++] = r->rows[j].name;
 		}
 		if (n > 1) {
-			char *text = NULL, *kernel = row_kernel(r, i);
+			struct strbuf text = STRBUF_INIT;
+			char *kernel = row_kernel(r, i);
 
 			for (size_t k = 0; k < n; k++)
-				report_append(&text, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "",
-					      names[k]);
+				xstrbuf_addf(&text, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "",
+					     names[k]);
 			if (known == 2)
-				report_append(&text, " were measured in one boot of one kernel, %s:",
-					      kernel ? kernel : "?");
+				xstrbuf_addf(&text, " were measured in one boot of one kernel, %s:",
+					     kernel ? kernel : "?");
 			else
-				report_append(&text, " were measured on one kernel build with one command "
-					      "line, %s (no boot recorded):", kernel ? kernel : "?");
-			report_append(&text, " if they were meant to be different kernels, a reboot "
-				      "was forgotten");
-			report_note_wrapped(o, "", 2, text);
-			free(text);
+				xstrbuf_addf(&text, " were measured on one kernel build with one "
+					     "command line, %s (no boot recorded):",
+					     kernel ? kernel : "?");
+			xstrbuf_addf(&text, " if they were meant to be different kernels, a reboot "
+				     "was forgotten");
+			report_note_wrapped(o, "", 2, text.s);
+			strbuf_free(&text);
 			free(kernel);
 		}
 		free(names);

@@ -13,6 +13,7 @@
 
 #include "report/format.h"
 #include "report/report-internal.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 /* Rounds listed on a line before "..." */
@@ -28,8 +29,8 @@ static ptrdiff_t invalid_row(const struct report *r, const struct run *u)
 
 		if (!strcmp(u->label, row->label) && !strcmp(u->workload, row->identity) &&
 		    u->load_session == row->load_session &&
-		    (!row->host || !strcmp(host_of(u), row->host)) &&
-		    (!row->kernel || !strcmp(kernel_of(u), row->kernel)) &&
+		    (!row->host || !strcmp(report_host_of(u), row->host)) &&
+		    (!row->kernel || !strcmp(report_kernel_of(u), row->kernel)) &&
 		    (!u->probe_profile ||
 		     (u->probe_profile == row->probe &&
 		      !memcmp(u->probe_work_ns, row->probe_work_ns, sizeof(u->probe_work_ns)))))
@@ -78,7 +79,7 @@ static void group_lines(struct report_out *o, const char *who, const char *what,
 
 	for (size_t i = 0; i < n; i++) {
 		const char *text = notes ? runs[i]->note : runs[i]->reason;
-		char *rounds = NULL;
+		struct strbuf rounds = STRBUF_INIT;
 		size_t k = 0;
 
 		if (done[i])
@@ -91,15 +92,15 @@ static void group_lines(struct report_out *o, const char *who, const char *what,
 				continue;
 			done[j] = 1;
 			if (k < ROUNDS_SHOWN)
-				report_append(&rounds, "%s%d", k ? ", " : "", runs[j]->round);
+				xstrbuf_addf(&rounds, "%s%d", k ? ", " : "", runs[j]->round);
 			else if (k == ROUNDS_SHOWN)
-				report_append(&rounds, ", ...");
+				xstrbuf_addf(&rounds, ", ...");
 			k++;
 		}
 		if (k > ROUNDS_SHOWN)
-			report_append(&rounds, " (%zu runs)", k);
-		report_note(o, "%s round%s %s%s: %s", who, k == 1 ? "" : "s", rounds, what, text);
-		free(rounds);
+			xstrbuf_addf(&rounds, " (%zu runs)", k);
+		report_note(o, "%s round%s %s%s: %s", who, k == 1 ? "" : "s", rounds.s, what, text);
+		strbuf_free(&rounds);
 	}
 	free(done);
 }
@@ -152,12 +153,12 @@ void report_left_out_elsewhere(struct report_out *o, const struct report *r,
 		size_t ntypes = 0;
 
 		/* a label shown whole, not one row of it named */
-		if (opts->nlabels && !has(opts->labels, opts->nlabels, label))
+		if (opts->nlabels && !report_has(opts->labels, opts->nlabels, label))
 			continue;
 		for (size_t i = 0; i < r->st->nruns; i++) {
 			const struct run *u = &r->st->runs[i];
 
-			if (elsewhere(r, opts, u, label) && !has(types, ntypes, u->type))
+			if (elsewhere(r, opts, u, label) && !report_has(types, ntypes, u->type))
 				types[ntypes++] = u->type;
 		}
 		for (size_t t = 0; t < ntypes; t++) {

@@ -22,8 +22,9 @@ int plot_svg(FILE *f, const struct report *r);
  * highest run's own p99, a '*' over a bar that differs significantly. */
 int plot_latency_svg(FILE *f, const struct report *r, const struct latency *l);
 
-/* plot_svg (l NULL) or plot_latency_svg into path (path.tmp, then renamed
- * over it), or stdout when path is NULL or "-".  0, or -1 with why. */
+/* plot_svg (l NULL) or plot_latency_svg into path (path.tmp, then renamed over
+ * it), or stdout when path is NULL or "-".  Returns 0, or -1 with the reason
+ * in why. */
 int plot_write(const char *path, const struct report *r, const struct latency *l, char *why,
 	       size_t len);
 

@@ -36,7 +36,7 @@ static void count_invalid(const struct store *st, char *const *labels, size_t nl
 	const struct run *last = NULL;
 
 	for (size_t i = 0; i < st->nruns; i++) {
-		if (st->runs[i].valid || !has(labels, nl, st->runs[i].label))
+		if (st->runs[i].valid || !report_has(labels, nl, st->runs[i].label))
 			continue;
 		bad++;
 		last = &st->runs[i];

@@ -21,14 +21,8 @@ struct cell;
 struct report;
 struct report_row;
 
-/* Whether s is one of v[0..n). */
-static inline int has(char *const *v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return 1;
-	return 0;
-}
+/* Whether s is one of v[0..n) (report.c). */
+int report_has(char *const *v, size_t n, const char *s);
 
 /* Whether name is one of list's comma-separated names (report.c). */
 int report_in_list(const char *list, const char *name);
@@ -37,25 +31,16 @@ int report_in_list(const char *list, const char *name);
  * invalid runs only untested (leftout.c). */
 void report_count_left_out(struct report *r);
 
-/* s = s + formatted */
-void report_append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* keys[] += key (not copied), unless it is there already. */
 void report_add_key(char ***keys, size_t *n, const char *key);
 /* Control characters shown as '?': a value must not drive the terminal. */
 char *report_printable(char *s);
 
-/* The machine a run was measured on (store_load() sets it; runs made
- * otherwise have none). */
-static inline const char *host_of(const struct run *u)
-{
-	return u->host ? u->host : "";
-}
-
-/* The kernel it ran on, "RELEASE\nVERSION" (the same). */
-static inline const char *kernel_of(const struct run *u)
-{
-	return u->kernel ? u->kernel : "";
-}
+/* The machine a run was measured on, "" for none (store_read() sets it;
+ * runs made otherwise have none), and the kernel it ran on,
+ * "RELEASE\nVERSION" (the same) (report.c). */
+const char *report_host_of(const struct run *u);
+const char *report_kernel_of(const struct run *u);
 
 /* The runs of a cell: a label's valid runs of one type, of one workload
  * (NULL: any), session configuration and probe profile (-1: any), machine and

@@ -18,6 +18,7 @@
 #include "results/latency.h"
 #include "results/record.h"
 #include "results/stats.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 #define ALPHA_DEFAULT 0.05
@@ -27,18 +28,22 @@ static int by_version(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-void report_append(char **s, const char *fmt, ...)
+int report_has(char *const *v, size_t n, const char *s)
 {
-	va_list ap;
-	char *more, *all;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return 1;
+	return 0;
+}
 
-	va_start(ap, fmt);
-	more = xvasprintf(fmt, ap);
-	va_end(ap);
-	all = xasprintf("%s%s", *s ? *s : "", more);
-	free(more);
-	free(*s);
-	*s = all;
+const char *report_host_of(const struct run *u)
+{
+	return u->host ? u->host : "";
+}
+
+const char *report_kernel_of(const struct run *u)
+{
+	return u->kernel ? u->kernel : "";
 }
 
 /* Distinct values of a run field, each once; the caller frees the array. */
@@ -50,7 +55,7 @@ static char **distinct(const struct store *st, int types, size_t *out)
 	for (size_t i = 0; i < st->nruns; i++) {
 		char *s = types ? st->runs[i].type : st->runs[i].label;
 
-		if (!st->runs[i].valid || has(v, n, s))
+		if (!st->runs[i].valid || report_has(v, n, s))
 			continue;
 		v = xreallocarray(v, n + 1, sizeof(*v));
 		v[n++] = s;
@@ -92,8 +97,8 @@ int report_selected(const struct run *u, const struct sel *s)
 	       (s->load_session < 0 || u->load_session == s->load_session) &&
 	       (s->probe < 0 || same_probe(u->probe_profile, u->probe_work_ns, s->probe,
 					   s->probe_work)) &&
-	       (!s->host || !strcmp(host_of(u), s->host)) &&
-	       (!s->kernel || !strcmp(kernel_of(u), s->kernel));
+	       (!s->host || !strcmp(report_host_of(u), s->host)) &&
+	       (!s->kernel || !strcmp(report_kernel_of(u), s->kernel));
 }
 
 struct sel report_row_sel(const struct report_row *g, const char *type)
@@ -111,8 +116,8 @@ int report_row_has(const struct report_row *g, const struct run *u)
 	return u->valid && !strcmp(u->label, g->label) && !strcmp(u->workload, g->identity) &&
 	       u->load_session == g->load_session &&
 	       same_probe(u->probe_profile, u->probe_work_ns, g->probe, g->probe_work_ns) &&
-	       (!g->host || !strcmp(host_of(u), g->host)) &&
-	       (!g->kernel || !strcmp(kernel_of(u), g->kernel));
+	       (!g->host || !strcmp(report_host_of(u), g->host)) &&
+	       (!g->kernel || !strcmp(report_kernel_of(u), g->kernel));
 }
 
 int report_same_probe(const struct report_row *a, const struct report_row *b)
@@ -260,8 +265,10 @@ static struct sel base_sel(const struct store *st, const struct report_base *b,
 {
 	const char *label = b ? b->label : NULL;
 	struct sel s = { label ? label : row->label, type, row->identity, load_session, row->probe,
-			 row->probe_work_ns, b && b->host ? b->host : base_match(st, label, row->host, host_of),
-			 b && b->kernel ? b->kernel : base_match(st, label, row->kernel, kernel_of) };
+			 row->probe_work_ns,
+			 b && b->host ? b->host : base_match(st, label, row->host, report_host_of),
+			 b && b->kernel ? b->kernel :
+			 base_match(st, label, row->kernel, report_kernel_of) };
 
 	return s;
 }
@@ -506,8 +513,8 @@ static void list_labels(char *why, size_t len, size_t k, char *const *labels, si
 		snprintf(why + k, len - k, "%s)", n ? "" : " none");
 }
 
-/* --baseline names no label or row of the store: -2, why saying so, with
- * the directories read and the labels they hold. */
+/* --baseline names no label or row of the store: returns -2, with the
+ * reason in why, naming the directories read and the labels they hold. */
 static int no_baseline(const struct store *st, const struct report_opts *o, char *why,
 		       size_t len)
 {
@@ -544,7 +551,7 @@ static int select_labels(const struct store *st, const struct report_opts *o,
 
 		for (size_t l = 0; l < r->nlabels && !row; l++)
 			row = report_names_row_of(o->labels[i], r->labels[l]);
-		if (row || has(r->labels, r->nlabels, o->labels[i]))
+		if (row || report_has(r->labels, r->nlabels, o->labels[i]))
 			continue;
 		k = (size_t)snprintf(why, len, "no valid runs stored for label '%s' (labels with "
 				     "runs:", o->labels[i]);
@@ -552,7 +559,7 @@ static int select_labels(const struct store *st, const struct report_opts *o,
 		return -1;
 	}
 	for (size_t i = 0; i < r->nlabels; i++) {
-		int asked = has(o->labels, o->nlabels, r->labels[i]);
+		int asked = report_has(o->labels, o->nlabels, r->labels[i]);
 
 		for (size_t a = 0; a < o->nlabels && !asked; a++)
 			asked = report_names_row_of(o->labels[a], r->labels[i]);
@@ -572,7 +579,7 @@ static void keep_rows(struct report *r, const struct report_opts *o)
 	if (!o->nlabels)
 		return;
 	for (size_t a = 0; a < o->nlabels; a++) {
-		int found = has(r->labels, r->nlabels, o->labels[a]);
+		int found = report_has(r->labels, r->nlabels, o->labels[a]);
 
 		for (size_t g = 0; g < r->nrows && !found; g++)
 			found = !strcmp(r->rows[g].name, o->labels[a]);
@@ -584,8 +591,8 @@ static void keep_rows(struct report *r, const struct report_opts *o)
 		}
 	}
 	for (size_t g = 0; g < r->nrows; g++) {
-		if (has(o->labels, o->nlabels, r->rows[g].label) ||
-		    has(o->labels, o->nlabels, r->rows[g].name)) {
+		if (report_has(o->labels, o->nlabels, r->rows[g].label) ||
+		    report_has(o->labels, o->nlabels, r->rows[g].name)) {
 			r->rows[k++] = r->rows[g];
 			continue;
 		}
@@ -605,13 +612,14 @@ int report_in_list(const char *list, const char *name)
 	return 0;
 }
 
-/* The run types of the labels shown, those of --type only (o->types); 0,
- * or -1 with why when a type asked for has no runs, naming those that do. */
+/* The run types of the labels shown, those of --type only (o->types);
+ * returns 0, or -1 with the reason in why when a type asked for has no
+ * runs, naming those that do. */
 static int select_types(const struct store *st, const struct report_opts *o, struct report *r,
 			char *why, size_t len)
 {
 	size_t k = 0;
-	char *all = NULL, *missing = NULL;
+	struct strbuf all = STRBUF_INIT, missing = STRBUF_INIT;
 
 	r->types = distinct(st, 1, &r->ntypes);
 	for (size_t t = 0; t < r->ntypes; t++) {
@@ -619,7 +627,7 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 
 		for (size_t i = 0; i < st->nruns && !shown; i++)
 			shown = st->runs[i].valid && !strcmp(st->runs[i].type, r->types[t]) &&
-				has(r->labels, r->nlabels, st->runs[i].label);
+				report_has(r->labels, r->nlabels, st->runs[i].label);
 		if (shown)
 			r->types[k++] = r->types[t];
 	}
@@ -628,7 +636,7 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 		return 0;
 	qsort(r->types, r->ntypes, sizeof(*r->types), by_rank);
 	for (size_t t = 0; t < r->ntypes; t++)
-		report_append(&all, "%s%s", t ? ", " : "", r->types[t]);
+		xstrbuf_addf(&all, "%s%s", t ? ", " : "", r->types[t]);
 	for (const char *p = o->types; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0')) {
 		int found = 0;
 
@@ -636,17 +644,17 @@ static int select_types(const struct store *st, const struct report_opts *o, str
 			found = strlen(r->types[t]) == strcspn(p, ",") &&
 				!strncmp(r->types[t], p, strcspn(p, ","));
 		if (!found)
-			report_append(&missing, "%s'%.*s'", missing ? ", " : "", (int)strcspn(p, ","),
-				      p);
+			xstrbuf_addf(&missing, "%s'%.*s'", missing.s ? ", " : "",
+				     (int)strcspn(p, ","), p);
 	}
-	if (missing) {
+	if (missing.s) {
 		whyf(why, len, "--type: no valid runs of %s in the rows shown; their run types: %s",
-		     missing, all ? all : "none");
-		free(missing);
-		free(all);
+		     missing.s, all.s ? all.s : "none");
+		strbuf_free(&missing);
+		strbuf_free(&all);
 		return -1;
 	}
-	free(all);
+	strbuf_free(&all);
 	k = 0;
 	for (size_t t = 0; t < r->ntypes; t++)
 		if (report_in_list(o->types, r->types[t]))

@@ -190,9 +190,10 @@ char *report_row_value(const struct report *r, const struct report_row *g, const
 char *report_cell_param(const struct report *r, size_t g, size_t t, const char *key, int raw,
 			size_t *count);
 
-/* The statistics of every shown cell.  0, or -1 with why (nothing to show,
- * a --baseline without noload), or -2 with why when --baseline names no
- * label or row of the store (the command line is wrong). */
+/* The statistics of every shown cell.  Returns 0, or -1 with the reason in why
+ * (nothing to show, a --baseline without noload), or -2 with the reason in why
+ * when --baseline names no label or row of the store (the command line is
+ * wrong). */
 int report_build(const struct store *st, const struct report_opts *o, struct report *r,
 		 char *why, size_t len);
 const struct cell *report_cell(const struct report *r, size_t row, size_t type);
@@ -217,8 +218,8 @@ const char *report_untested_why(const struct report *r);
 int report_last_one_noload(const struct store *st, const char *label, const char *identity);
 
 /* Build, then print in o->format: every run type with data, in suite order,
- * one table each, then the notes.  0, or report_build()'s -1 or -2, or -1,
- * with why. */
+ * one table each, then the notes.  Returns 0, or report_build()'s -1 or
+ * -2, or -1, with the reason in why. */
 int report_print(FILE *f, const struct store *st, const struct report_opts *o,
 		 char *why, size_t len);
 
@@ -242,10 +243,10 @@ struct latency {
 	size_t tests, few, flat, compared;
 };
 
-/* The figures of every row with the probe and run type, and their tests
- * (Welch on the log of the runs' p99s against the test base's row of the
- * same workload, Holm across run types): 0, or -1 with why when no run of
- * the report ran the probe (nothing to free). */
+/* The figures of every row with the probe and run type, and their tests (Welch
+ * on the log of the runs' p99s against the test base's row of the same
+ * workload, Holm across run types); returns 0, or -1 with the reason in why
+ * when no run of the report ran the probe (nothing to free). */
 int latency_build(const struct report *r, struct latency *l, char *why, size_t len);
 const struct latency_cell *latency_cell(const struct latency *l, size_t g, size_t t, size_t task);
 /* Whether row g has runs of type t with the probe. */
@@ -259,13 +260,13 @@ const char *latency_untested_why(const struct latency *l);
  * nothing when no row of it ran the probe. */
 void latency_p99_line(FILE *f, const struct latency *l, size_t t, int markdown, int width);
 
-/* The latency probe's tables of a built report (latency.c) in
- * format: 0, or -1 with why when no run shown ran the probe. */
+/* The latency probe's tables of a built report (latency.c) in format; returns
+ * 0, or -1 with the reason in why when no run shown ran the probe. */
 int report_latency_print(FILE *f, const struct report *r, enum report_format format,
 			 char *why, size_t len);
 
-/* Where the compile's time went (delays.c): a table per run type,
- * in format.  0, or -1 with why when no run shown recorded it. */
+/* Where the compile's time went (delays.c): a table per run type, in format.
+ * Returns 0, or -1 with the reason in why when no run shown recorded it. */
 int report_delays_print(FILE *f, const struct report *r, enum report_format format,
 			char *why, size_t len);
 

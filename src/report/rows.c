@@ -36,7 +36,8 @@ static char **label_values(const struct store *st, const char *label,
 	for (size_t i = 0; i < st->nruns; i++) {
 		const struct run *u = &st->runs[i];
 
-		if (!u->valid || strcmp(u->label, label) || !*of(u) || has(v, *n, (char *)of(u)))
+		if (!u->valid || strcmp(u->label, label) || !*of(u) ||
+		    report_has(v, *n, (char *)of(u)))
 			continue;
 		v = xreallocarray(v, *n + 1, sizeof(*v));
 		v[(*n)++] = (char *)of(u);
@@ -137,8 +138,8 @@ struct report_row *report_make_rows(const struct store *st, char **labels, size_
 
 	for (size_t l = 0; l < nlabels; l++) {
 		size_t first = n, nhosts, nkernels;
-		char **hosts = label_values(st, labels[l], host_of, &nhosts);
-		char **kernels = label_values(st, labels[l], kernel_of, &nkernels);
+		char **hosts = label_values(st, labels[l], report_host_of, &nhosts);
+		char **kernels = label_values(st, labels[l], report_kernel_of, &nkernels);
 
 		for (size_t i = 0; i < st->nruns; i++) {
 			const struct run *u = &st->runs[i];
@@ -157,8 +158,8 @@ struct report_row *report_make_rows(const struct store *st, char **labels, size_
 			g[n].load_session = u->load_session;
 			g[n].probe = u->probe_profile;
 			memcpy(g[n].probe_work_ns, u->probe_work_ns, sizeof(g[n].probe_work_ns));
-			g[n].host = nhosts > 1 ? host_of(u) : NULL;
-			g[n].kernel = nkernels > 1 ? kernel_of(u) : NULL;
+			g[n].host = nhosts > 1 ? report_host_of(u) : NULL;
+			g[n].kernel = nkernels > 1 ? report_kernel_of(u) : NULL;
 			n++;
 		}
 		name_rows(g, first, n, hosts, nhosts, kernels, nkernels);
@@ -171,7 +172,8 @@ struct report_row *report_make_rows(const struct store *st, char **labels, size_
 		for (size_t i = 0; i < st->nruns; i++) {
 			const struct run *u = &st->runs[i];
 
-			if (!report_row_has(&g[k], u) || has(seen, g[k].nsessions, u->session))
+			if (!report_row_has(&g[k], u) ||
+			    report_has(seen, g[k].nsessions, u->session))
 				continue;
 			seen = xreallocarray(seen, g[k].nsessions + 1, sizeof(*seen));
 			seen[g[k].nsessions++] = u->session;

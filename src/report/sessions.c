@@ -85,7 +85,7 @@ void report_session_ratio(const struct store *st, struct report *r, size_t g, si
 		struct summary sm;
 		size_t nu, nn;
 
-		if (!report_selected(u, &ls) || has(seen, nseen, u->session))
+		if (!report_selected(u, &ls) || report_has(seen, nseen, u->session))
 			continue;
 		seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
 		seen[nseen++] = u->session;

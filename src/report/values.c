@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "results/latency.h"
 #include "lib/flush.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 char *report_printable(char *s)
@@ -61,7 +62,7 @@ static char *normalised(const char *key, const char *val)
 /* v[] += nv, taken, unless it is there already (then freed). */
 static void add_value(char ***v, size_t *n, char *nv)
 {
-	if (has(*v, *n, nv)) {
+	if (report_has(*v, *n, nv)) {
 		free(nv);
 		return;
 	}
@@ -72,14 +73,14 @@ static void add_value(char ***v, size_t *n, char *nv)
 /* v[0..n) joined by " / " and freed; NULL when n is 0. */
 static char *join_values(char **v, size_t n)
 {
-	char *all = NULL;
+	struct strbuf all = STRBUF_INIT;
 
 	for (size_t i = 0; i < n; i++) {
-		report_append(&all, "%s%s", i ? " / " : "", v[i]);
+		xstrbuf_addf(&all, "%s%s", i ? " / " : "", v[i]);
 		free(v[i]);
 	}
 	free(v);
-	return all;
+	return all.s;
 }
 
 /* How a row's runs were flushed, as shown and compared (cacherun's none
@@ -104,15 +105,16 @@ static char *row_flush(const struct report *r, const struct report_row *g, size_
  * contest). */
 static char *probe_name(const struct report_row *g)
 {
-	char *s = NULL;
+	struct strbuf s = STRBUF_INIT;
 
-	report_append(&s, "%s", probe_profiles[g->probe].name);
+	xstrbuf_addf(&s, "%s", probe_profiles[g->probe].name);
 	if (g->probe && memcmp(g->probe_work_ns, probe_profiles[g->probe].work_ns,
 			       sizeof(g->probe_work_ns)))
 		for (unsigned i = 0; i < PROBE_TASKS; i++)
-			report_append(&s, "%s %s %g us%s", i ? "," : " (work", probe_tasks[i].name,
-			       (double)g->probe_work_ns[i] / 1e3, i + 1 < PROBE_TASKS ? "" : ")");
-	return s;
+			xstrbuf_addf(&s, "%s %s %g us%s", i ? "," : " (work", probe_tasks[i].name,
+				     (double)g->probe_work_ns[i] / 1e3,
+				     i + 1 < PROBE_TASKS ? "" : ")");
+	return s.s;
 }
 
 /* A row's values of key, each distinct one once, joined by " / ", and how

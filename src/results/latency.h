@@ -69,8 +69,8 @@ struct probe_figs {
  * figures. */
 void probe_to_record(const struct probe_figs *f, struct record *r);
 /* Fill *f: f->stats allocated, or NULL (profile PROBE_NONE, work 0, cal 0,
- * cpu_ns -1) when the record has no probe_cal.  0, or -1 with why when a
- * field is missing or bad (nothing is then allocated). */
+ * cpu_ns -1) when the record has no probe_cal.  Returns 0, or -1 with the
+ * reason in why when a field is missing or bad (nothing is then allocated). */
 int probe_from_record(const struct record *r, struct probe_figs *f, char *why, size_t len);
 
 #endif

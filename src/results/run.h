@@ -78,18 +78,19 @@ struct run {
 	double probe_cal;
 	int64_t probe_cpu_ns;	/* over the window; -1 when not measured */
 	/* Where the build's and the load's time went (taskstats.c), or absent
-	 * with why (delays_absent; NULL when not measured at all). */
+	 * with the reason in delays_absent (NULL when not measured at all). */
 	struct task_delays build_delays, load_delays;
 	char *delays_absent;
 	/* PSI of the build's cgroup ("cgroup") or the whole machine
-	 * ("machine"), or absent (psi_scope NULL) with why (psi_absent). */
+	 * ("machine"), or absent (psi_scope NULL) with the reason in
+	 * psi_absent. */
 	int64_t psi_us[PSI_FIGS];
 	char *psi_scope, *psi_absent;
 	/* The machine it ran on, "HOSTNAME\nCPU MODEL" from its session's
-	 * environment record, "" without one: set by store_load(), not stored. */
+	 * environment record, "" without one: set by store_read(), not stored. */
 	char *host;
 	/* The kernel it ran on, "RELEASE\nVERSION" (uname -r, uname -v) from
-	 * the same record, "" without one: set by store_load(), not stored. */
+	 * the same record, "" without one: set by store_read(), not stored. */
 	char *kernel;
 };
 
@@ -168,9 +169,9 @@ void run_init(struct run *run);
 /* Only the system figures, the load's CPU and I/O, the delays and PSI absent. */
 void run_sysfig_absent(struct run *run);
 void run_to_record(const struct run *run, struct record *r);
-/* -1 with why when a field is missing or bad.  The system figures and
- * load's I/O, load_session and the probe are optional (absent: not
- * measured, and 0). */
+/* Returns -1 with the reason in why when a field is missing or bad.  The
+ * system figures and load's I/O, load_session and the probe are optional
+ * (absent: not measured, and 0). */
 int run_from_record(const struct record *r, struct run *run, char *why, size_t len);
 void run_free(struct run *run);
 

@@ -292,7 +292,7 @@ static void seen_free(struct seen *sn)
 
 /* One line of a results file: 1 for a comment or a blank line, 0 for a
  * record that passes every check (decoded into r, and a run that reads as
- * one), else -1 with why. */
+ * one), else -1 with the reason in why. */
 static int check_line(const char *line, ssize_t n, struct record *r, char *why, size_t len)
 {
 	struct run run;
@@ -396,8 +396,8 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The paths of dir's *.results files, sorted; NULL with why (and *n 0)
- * when the directory cannot be read. */
+/* The paths of dir's *.results files, sorted; NULL with the reason in why (and
+ * *n 0) when the directory cannot be read. */
 static char **result_files(const char *dir, size_t *n, char *why, size_t len)
 {
 	DIR *d = opendir(dir);
@@ -469,7 +469,7 @@ static void set_hosts(struct store *st)
 	}
 }
 
-int store_load_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why, size_t len)
+int store_read_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why, size_t len)
 {
 	struct loading l = { st, { 0 }, 0 };
 
@@ -492,11 +492,11 @@ int store_load_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why
 	return 0;
 }
 
-int store_load(const char *dir, struct store *st, char *why, size_t len)
+int store_read(const char *dir, struct store *st, char *why, size_t len)
 {
 	char *dirs[] = { (char *)dir };
 
-	return store_load_dirs(dirs, 1, st, why, len);
+	return store_read_dirs(dirs, 1, st, why, len);
 }
 
 void store_free(struct store *st)
@@ -674,7 +674,8 @@ static void add_line(struct relabeling *l, const char *line, size_t n)
 /* Read NEW's file (own) or OLD's, each line checked.  NEW's lines are
  * copied as they are and remembered; OLD's records of label old get label
  * new, and are copied with its other lines (its comments only into a new
- * file: fresh), but for those NEW holds already.  0, or -1 with why. */
+ * file: fresh), but for those NEW holds already.  Returns 0, or -1 with the
+ * reason in why. */
 static int relabel_file(struct relabeling *l, const char *path, int own, const char *old,
 			const char *new, int fresh, char *why, size_t len)
 {

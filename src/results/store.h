@@ -21,7 +21,7 @@ char *store_path(const char *dir, const char *label);
  * fdatasync, and the directory synced when the file is new; on any failure
  * the line is cut back off (a new file removed).  A record without an id
  * is given one (id=, 128 random bits in hex), unique to it wherever it is
- * copied.  0, or -1 with why. */
+ * copied.  Returns 0, or -1 with the reason in why. */
 int store_append(const char *dir, const char *label, struct record *r, char *why, size_t len);
 /* The same for a line already encoded (its '\n' included). */
 int store_append_line(const char *dir, const char *label, const char *line, char *why,
@@ -38,14 +38,14 @@ struct store {
 	size_t files;
 };
 
-/* Read every *.results file in dir; each damaged line is reported on
- * stderr with its file and line number and skipped.  -1 with why when the
- * directory cannot be read. */
-int store_load(const char *dir, struct store *st, char *why, size_t len);
+/* Read every *.results file in dir; each damaged line is reported on stderr
+ * with its file and line number and skipped.  Returns -1 with the reason in
+ * why when the directory cannot be read. */
+int store_read(const char *dir, struct store *st, char *why, size_t len);
 /* The same over several results directories, into one store.  A record is
  * read once: one with an id once wherever it is, an older one without an
  * id once over the files (a file may hold a line twice). */
-int store_load_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why, size_t len);
+int store_read_dirs(char *const *dirs, size_t ndirs, struct store *st, char *why, size_t len);
 void store_free(struct store *st);
 
 /* What store_merge() did. */
@@ -60,9 +60,9 @@ struct store_merge {
 /* Copy every record of the srcs' results files that passes its checks
  * (the line's crc, a run that reads as one, a label) into dest, each as
  * it is, to its label's file, unless dest holds it already: by id, or for
- * older records by the whole line.  Merging again copies nothing.  0, or
- * -1 with why (a directory that cannot be read, an append that failed:
- * what was copied before stays). */
+ * older records by the whole line.  Merging again copies nothing.
+ * Returns 0, or -1 with the reason in why (a directory that cannot be
+ * read, an append that failed: what was copied before stays). */
 int store_merge(char *const *srcs, size_t nsrcs, const char *dest, struct store_merge *m,
 		char *why, size_t len);
 
@@ -86,9 +86,9 @@ struct store_relabel {
  * and running it again finishes it.  When new has a file already, old's
  * records it lacks are added to it with merge, else it is refused (unless
  * it holds them all: a relabel cut short).  The labels are not checked
- * here.  0; -2 with why when old has no file or no record in dir, or new
- * has one without merge; -1 with why when a step failed (nothing
- * lost). */
+ * here.  Returns 0; -2 with the reason in why when old has no file or no
+ * record in dir, or new has one without merge; -1 with the reason in why
+ * when a step failed (nothing lost). */
 int store_relabel(const char *dir, const char *old, const char *new, int merge,
 		  struct store_relabel *m, char *why, size_t len);
 

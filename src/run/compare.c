@@ -29,6 +29,7 @@
 #include "run/compare.h"
 #include "run/env.h"
 #include "run/suite.h"
+#include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
 #include "lib/util.h"
@@ -309,8 +310,8 @@ static int check_knob(struct comparison *c, const struct config *cfg, char *why,
 	return 0;
 }
 
-/* --vary KEY=V1,V2: 0, 2 when the command line is wrong, 1 when this
- * machine cannot vary KEY. */
+/* --vary KEY=V1,V2: 0, EXIT_USAGE when the command line is wrong,
+ * EXIT_FAILED when this machine cannot vary KEY. */
 static int parse_vary(struct comparison *c, const struct config *cfg, char *why, size_t len)
 {
 	const char *spec = cfg->vary, *eq = strchr(spec, '=');
@@ -327,12 +328,12 @@ static int parse_vary(struct comparison *c, const struct config *cfg, char *why,
 			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
 				 i ? ", " : "", knobs[i].name);
 		whyf(why, len, "--vary wants KEY=V1,V2 with KEY one of %s, not '%s'", known, spec);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (check_options(c, cfg, why, len))
-		return 2;
+		return EXIT_USAGE;
 	if (check_knob(c, cfg, why, len))
-		return 1;
+		return EXIT_FAILED;
 	values = xstrdup(eq + 1);
 	for (char *v = strtok_r(values, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
 		char *label = xasprintf("%s=%s", c->knob_name, v);
@@ -344,8 +345,8 @@ static int parse_vary(struct comparison *c, const struct config *cfg, char *why,
 	free(values);
 	for (size_t i = 0; i < c->n; i++)
 		if (check_value(c, &c->cfgs[i], why, len))
-			return 2;
-	return check_labels(c, why, len) ? 2 : 0;
+			return EXIT_USAGE;
+	return check_labels(c, why, len) ? EXIT_USAGE : 0;
 }
 
 /* ---- the order --------------------------------------------------------------- */
@@ -458,11 +459,11 @@ int compare_init(struct comparison *c, const struct config *cfg)
 	if (!cfg->configs == !cfg->vary)
 		return usage_error("compare wants its configurations: --configs FILE or "
 				   "--vary KEY=V1,V2 (one of them)");
-	/* a configuration the command line names wrong is a usage error, 2 */
+	/* a configuration the command line names wrong is a usage error */
 	if (cfg->vary)
 		bad = parse_vary(c, cfg, why, sizeof(why));
-	else if ((bad = read_text(cfg->configs, &text, why, sizeof(why)) ? 2 : 0) == 0)
-		bad = compare_parse(c, cfg->configs, text, why, sizeof(why)) ? 2 : 0;
+	else if ((bad = read_text(cfg->configs, &text, why, sizeof(why)) ? EXIT_USAGE : 0) == 0)
+		bad = compare_parse(c, cfg->configs, text, why, sizeof(why)) ? EXIT_USAGE : 0;
 	free(text);
 	if (bad) {
 		msg("%s", why);
@@ -473,27 +474,6 @@ int compare_init(struct comparison *c, const struct config *cfg)
 }
 
 /* ---- commands ---------------------------------------------------------------- */
-
-/* Stop what is left of process group pg, whose leader (contest's child)
- * is kept a zombie until now so that pg names no other group meanwhile:
- * SIGTERM, up to a grace, SIGKILL, then the leader reaped (the others are
- * not contest's children: init reaps them). */
-static void stop_group(pid_t pg)
-{
-	int64_t end = mono_ns() + GRACE;
-
-	kill(-pg, SIGTERM);
-	kill(-pg, SIGCONT);
-	while (proc_group_alive(pg) && mono_ns() < end)
-		sleep_ns(10 * 1000 * 1000);
-	kill(-pg, SIGKILL);
-	end = mono_ns() + GRACE;
-	while (proc_group_alive(pg) && mono_ns() < end)
-		sleep_ns(10 * 1000 * 1000);
-	while (waitpid(pg, NULL, 0) < 0 && errno == EINTR)
-		;
-	proc_forget(pg);
-}
 
 /* The wait status of an exited child from waitid()'s siginfo. */
 static int exit_status(const siginfo_t *si)
@@ -523,7 +503,7 @@ static int run_sh(struct comparison *c, const char *what, const char *cmd, int i
 	for (;;) {
 		siginfo_t si;
 
-		/* not reaped yet (WNOWAIT): see stop_group() */
+		/* not reaped yet (WNOWAIT): see proc_kill_kept_group() */
 		si.si_pid = 0;
 		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    si.si_pid == pid) {
@@ -543,9 +523,9 @@ static int run_sh(struct comparison *c, const char *what, const char *cmd, int i
 			;
 		proc_forget(pid);
 	} else if (kept) {
-		*kept = pid;	/* its leader a zombie until stop_group() */
+		*kept = pid;	/* its leader a zombie until proc_kill_kept_group() */
 	} else {
-		stop_group(pid);
+		proc_kill_kept_group(pid, GRACE);
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		char how[64];
@@ -683,7 +663,7 @@ int compare_leave(struct comparison *c, char *why, size_t len)
 		proc_guard_run(k->undo, 0);
 	}
 	if (k->kept) {
-		stop_group(k->kept);
+		proc_kill_kept_group(k->kept, GRACE);
 		k->kept = 0;
 	}
 	return ret;

@@ -54,8 +54,8 @@ struct comparison {
 };
 
 /* The configurations of --configs FILE or --vary, checked against this
- * machine (root, files, sched_ext) before any work: 0, or 2 (usage) or 1
- * after saying why on stderr. */
+ * machine (root, files, sched_ext) before any work: 0, or EXIT_USAGE or
+ * EXIT_FAILED with the reason printed on stderr. */
 int compare_init(struct comparison *c, const struct config *cfg);
 /* Parse the configuration file text (named file, for the messages): 0, or
  * -1 with "FILE:LINE: what is wrong" in why. */

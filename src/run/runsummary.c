@@ -12,6 +12,7 @@
 #include "run/runsummary.h"
 #include "report/format.h"
 #include "results/store.h"
+#include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/util.h"
 
@@ -24,16 +25,16 @@ static int of_session(const struct run *u, const struct run_outcome *o)
 static const char *status_word(int status)
 {
 	switch (status) {
-	case 0:
+	case EXIT_OK:
 		return "ok";
-	case RUN_EXIT_SOME_INVALID:
+	case EXIT_SOME_INVALID:
 		return "some_invalid";
-	case RUN_EXIT_ALL_INVALID:
+	case EXIT_ALL_INVALID:
 		return "all_invalid";
-	case 1:
+	case EXIT_FAILED:
 		return "failed";
 	default:
-		return status > 128 ? "interrupted" : "failed";
+		return status > EXIT_SIGNAL ? "interrupted" : "failed";
 	}
 }
 
@@ -90,20 +91,20 @@ int run_summary_write(const char *path, const struct run_outcome *o)
 	size_t n;
 	FILE *f;
 
-	if (store_load(o->results, &st, why, sizeof(why)) == 0)
+	if (store_read(o->results, &st, why, sizeof(why)) == 0)
 		have = 1;	/* nothing stored yet (a suite that failed early): no runs */
 	for (size_t i = 0; have && i < st.nruns; i++)
 		if (of_session(&st.runs[i], o))
 			*(st.runs[i].valid ? &valid : &invalid) += 1;
-	if (status == 0 && invalid)
-		status = valid ? RUN_EXIT_SOME_INVALID : RUN_EXIT_ALL_INVALID;
+	if (status == EXIT_OK && invalid)
+		status = valid ? EXIT_SOME_INVALID : EXIT_ALL_INVALID;
 	f = xopen_memstream(&text, &n);
 	write_summary(f, o, have ? &st : NULL, status, valid, invalid);
 	xclose_memstream(f);
 	if (replace_file(path, text, n)) {
 		msg("cannot write the summary %s: %s", path, strerror(errno));
-		if (status < 128)
-			status = 1;
+		if (status < EXIT_SIGNAL)
+			status = EXIT_FAILED;
 	}
 	free(text);
 	if (have)

@@ -9,12 +9,6 @@
 /* The version of the file's layout (docs/formats.md). */
 #define RUN_SUMMARY_SCHEMA "contest-run-summary/1"
 
-/* With --json-summary, a suite that ran every round exits with these when
- * runs were invalid (0 when none was, 1 when a step failed, 128 + N when
- * stopped by signal N, as without it). */
-#define RUN_EXIT_SOME_INVALID 3
-#define RUN_EXIT_ALL_INVALID 4
-
 struct run_outcome {
 	const char *label;
 	const char *session;
@@ -26,8 +20,8 @@ struct run_outcome {
 
 /* Read the session's runs back from the store, write path (path.tmp, then
  * renamed) and return the exit status: o->status, or for a suite that ran
- * (status 0) 3 or 4 when runs were invalid; 1 when path cannot be written
- * (said on stderr). */
+ * (status EXIT_OK) EXIT_SOME_INVALID or EXIT_ALL_INVALID when runs were
+ * invalid; EXIT_FAILED when path cannot be written (said on stderr). */
 int run_summary_write(const char *path, const struct run_outcome *o);
 
 #endif

@@ -18,6 +18,7 @@
 #include "loads/runtype.h"
 #include "workload/workload.h"
 #include "results/run.h"
+#include "lib/exitcode.h"
 #include "lib/proc.h"
 #include "lib/util.h"
 
@@ -41,7 +42,7 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 		msg("%s setup: %s", c->ops->name, why);
 		if (c->ops->cleanup)
 			c->ops->cleanup(c);
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (s->cfg->probe)
 		calibration = probe_calibrate();	/* before the load: on an idle CPU */
@@ -60,7 +61,7 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 			c->ops->cleanup(c);
 		if (!proc_interrupted())
 			msg("%s", why);
-		return 1;
+		return EXIT_FAILED;
 	}
 	loadset_mark(ls);
 	pids = loadset_pids(ls, &npids);
@@ -98,10 +99,10 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 	if (proc_interrupted() || why[0])
 		run_free(&dr);
 	if (proc_interrupted())
-		return 128 + proc_interrupted();
+		return EXIT_SIGNAL + proc_interrupted();
 	if (why[0]) {
 		msg("%s", why);
-		return 1;
+		return EXIT_FAILED;
 	}
 
 	double secs = (double)elapsed / NS_PER_SEC;
@@ -133,7 +134,7 @@ static int run_alone(struct suite *s, struct load_ctx *c)
 		printf("\nwakeup latency (ms):\n");
 		probe_print(stdout, s->cfg->probe, pst);
 	}
-	return 0;
+	return EXIT_OK;
 }
 
 int load_main(struct config *cfg)
@@ -142,7 +143,7 @@ int load_main(struct config *cfg)
 	const struct load_ops *ops;
 	struct workload_config wc = workload_config_of(cfg);
 	char why[512];
-	int status = 1;
+	int status = EXIT_FAILED;
 
 	if (cfg->nargs != 1)
 		return usage_error("load wants one load name (see 'contest list')");
@@ -154,7 +155,7 @@ int load_main(struct config *cfg)
 		return usage_error("unknown load '%s' (see 'contest list')", cfg->args[0]);
 	suite_init(&s, cfg);
 	if (suite_start(&s, 0))
-		return 1;
+		return EXIT_FAILED;
 	if (make_swap(&s))
 		goto out;
 	if (s.zram.id >= 0)
@@ -175,8 +176,8 @@ int load_main(struct config *cfg)
 		status = run_alone(&s, s.ctx[0]);
 out:
 	if (suite_finish(&s))
-		status = 1;
+		status = EXIT_FAILED;
 	if (proc_interrupted())
-		return 128 + proc_interrupted();
+		return EXIT_SIGNAL + proc_interrupted();
 	return status;
 }

@@ -25,6 +25,7 @@
 #include "run/suite.h"
 #include "loads/runtype.h"
 #include "results/store.h"
+#include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/swap.h"
 #include "lib/util.h"
@@ -373,8 +374,8 @@ int check_disk_together(struct suite *s)
 	return -1;
 }
 
-/* --swap zram: whether it can be made here, checked first of all: 0, or 1
- * after saying why. */
+/* --swap zram: whether it can be made here, checked first of all: 0, or
+ * EXIT_FAILED with the reason printed. */
 int plan_swap(struct suite *s)
 {
 	char why[512];
@@ -383,7 +384,7 @@ int plan_swap(struct suite *s)
 						 sizeof(why)) == 0)
 		return 0;
 	msg("%s", why);
-	return 1;
+	return EXIT_FAILED;
 }
 
 int preflight_loads(struct suite *s)

@@ -26,6 +26,7 @@
 #include "loads/runtype.h"
 #include "results/stats.h"
 #include "results/store.h"
+#include "lib/exitcode.h"
 #include "lib/flush.h"
 #include "lib/fsutil.h"
 #include "lib/proc.h"
@@ -519,7 +520,7 @@ static void print_summary(struct suite *s)
 	size_t n;
 	char *path, *dir;
 
-	if (store_load(s->cfg->results, &st, why, sizeof(why)) == 0) {
+	if (store_read(s->cfg->results, &st, why, sizeof(why)) == 0) {
 		/* a comparison: its own runs, tested against its first configuration */
 		if (s->cmp && s->cmp->select(&st, s->session, &labels, &n, why, sizeof(why)) == 0) {
 			o.labels = labels;
@@ -580,7 +581,7 @@ static int setup_suite(struct suite *s)
 		return -1;
 	}
 	s->flush_dirs[1] = s->wl.user_tree ? s->wl.tree : NULL;
-	have_store = store_load(s->cfg->results, &st, why, sizeof(why)) == 0;
+	have_store = store_read(s->cfg->results, &st, why, sizeof(why)) == 0;
 	if (have_store && check_sync_mix(s, &st)) {
 		store_free(&st);
 		return -1;
@@ -678,7 +679,7 @@ int suite_start(struct suite *s, int claim_results)
 		remove_run_dir(s);
 		free(s->run_dir);
 		s->run_dir = NULL;
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (!s->cfg->dry_run)
 		delays_suite_begin();
@@ -707,14 +708,15 @@ static int suite_go(struct config *cfg, const struct suite_hooks *cmp)
 {
 	static struct suite s;
 	enum progress_mode mode;
-	int rc, status = 0;
+	int rc, status = EXIT_OK;
 
 	suite_init(&s, cfg);
 	s.cmp = cmp;
 	if ((rc = pick_label(&s)) || (rc = pick_types(&s)))
 		return rc;
 	if ((rc = suite_start(&s, 1)) == -1)
-		return cfg->json_summary && !cfg->dry_run ? json_summary(&s, 1) : 1;
+		return cfg->json_summary && !cfg->dry_run ? json_summary(&s, EXIT_FAILED) :
+		       EXIT_FAILED;
 	if (rc)
 		return rc;
 	mode = progress_mode(cfg->quiet);
@@ -739,18 +741,18 @@ static int suite_go(struct config *cfg, const struct suite_hooks *cmp)
 	s.h.phase = progress_phase;
 
 	if (setup_suite(&s))
-		status = 1;
+		status = EXIT_FAILED;
 	else if (!cfg->dry_run && (rc = cmp ? compare_rounds(&s) : rounds(&s)) == -2)
-		status = 1;
+		status = EXIT_FAILED;
 	if (cmp && cmp->end(cmp->c))
-		status = 1;
+		status = EXIT_FAILED;
 	progress_end();
 	if (suite_finish(&s))
-		status = 1;
+		status = EXIT_FAILED;
 	if (rc == -2 || proc_interrupted())
 		say_kept(&s);
 	if (proc_interrupted())
-		status = 128 + proc_interrupted();
+		status = EXIT_SIGNAL + proc_interrupted();
 	else if (!status && !cfg->dry_run)
 		print_summary(&s);
 	if (cfg->json_summary && !cfg->dry_run)

@@ -28,7 +28,7 @@
 
 /* What the expression generator may use at this point. */
 struct gen {
-	struct buf *b;
+	struct strbuf *b;
 	struct rng r;
 	unsigned nvars;	/* a, b, c, d: the first nvars */
 	unsigned nops;	/* wl_op_00 .. wl_op_<nops-1> */
@@ -424,7 +424,7 @@ static unsigned hdr_deps(struct rng *r, unsigned h, unsigned *dep)
 	return n;
 }
 
-void builtin_gen_lib_header(struct buf *b, unsigned h)
+void builtin_gen_lib_header(struct strbuf *b, unsigned h)
 {
 	struct gen g = { .b = b, .nvars = 4 };
 	unsigned dep[3], ndep, i, k;
@@ -475,7 +475,7 @@ void builtin_gen_lib_header(struct buf *b, unsigned h)
 	out(b, "\n#endif\n");
 }
 
-void builtin_gen_kernel_header(struct buf *b, unsigned scale)
+void builtin_gen_kernel_header(struct strbuf *b, unsigned scale)
 {
 	unsigned h;
 
@@ -489,7 +489,7 @@ void builtin_gen_kernel_header(struct buf *b, unsigned scale)
 
 /* Half the options set, as a configuration would: the library's #ifdefs and
  * wl_fixdep's scan look for them.  Every compile includes it (-include). */
-void builtin_gen_autoconf(struct buf *b, unsigned scale)
+void builtin_gen_autoconf(struct strbuf *b, unsigned scale)
 {
 	struct rng r = { SEED ^ 0xc0f1ull };
 	unsigned i;
@@ -503,7 +503,7 @@ void builtin_gen_autoconf(struct buf *b, unsigned scale)
 
 /* ---- the units --------------------------------------------------------- */
 
-void builtin_gen_units_header(struct buf *b, unsigned scale)
+void builtin_gen_units_header(struct strbuf *b, unsigned scale)
 {
 	unsigned i;
 
@@ -553,7 +553,7 @@ static void emit_run(struct gen *g, unsigned unit, const struct template **fns,
 }
 
 /* Unit `unit`, in the directory it draws; its path in path. */
-void builtin_gen_unit(struct buf *b, unsigned unit, char *path, size_t size)
+void builtin_gen_unit(struct strbuf *b, unsigned unit, char *path, size_t size)
 {
 	struct gen g = { .b = b, .nvars = 4, .nops = NOPS, .tables = 1 };
 	const struct template *fns[FNS_MAX];
@@ -585,7 +585,7 @@ void builtin_gen_unit(struct buf *b, unsigned unit, char *path, size_t size)
 	emit_run(&g, unit, fns, n);
 }
 
-void builtin_gen_ops_header(struct buf *b, unsigned scale)
+void builtin_gen_ops_header(struct strbuf *b, unsigned scale)
 {
 	struct gen g = { .b = b, .r = { SEED ^ 0xffffu }, .nvars = 2 };
 	unsigned i;
@@ -603,7 +603,7 @@ void builtin_gen_ops_header(struct buf *b, unsigned scale)
 	out(b, "#endif\n");
 }
 
-void builtin_gen_main(struct buf *b, unsigned scale)
+void builtin_gen_main(struct strbuf *b, unsigned scale)
 {
 	unsigned i;
 

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib/strbuf.h"
+
 #define NHDRS 400		/* the header library, include/wl/h000.h ... */
 #define SEED 0x636f6e7465737431ull	/* "contest1" */
 
@@ -24,93 +26,18 @@ struct rng {
 	uint64_t s;
 };
 
-static inline uint32_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+/* The next number (builtin.c); one below n; one from lo to hi. */
+uint32_t rng_next(struct rng *r);
+unsigned rng_below(struct rng *r, unsigned n);
+unsigned rng_range(struct rng *r, unsigned lo, unsigned hi);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
+/* ---- the text of a file (builtin.c) ------------------------------------- */
 
-static inline unsigned rng_below(struct rng *r, unsigned n)
-{
-	return rng_next(r) % n;
-}
-
-static inline unsigned rng_range(struct rng *r, unsigned lo, unsigned hi)
-{
-	return lo + rng_below(r, hi - lo + 1);
-}
-
-/* ---- a growing text buffer --------------------------------------------- */
-
-struct buf {
-	char *p;
-	size_t len, cap;
-	int err;	/* errno of the first failure, sticky */
-};
-
-static inline int buf_init(struct buf *b)
-{
-	b->len = 0;
-	b->err = 0;
-	b->cap = 64 * 1024;
-	b->p = malloc(b->cap);
-	return b->p ? 0 : -1;
-}
-
-static inline void buf_reset(struct buf *b)
-{
-	b->len = 0;
-	b->err = 0;
-}
-
-static inline void buf_grow(struct buf *b, size_t need)
-{
-	size_t cap = b->cap;
-	char *p;
-
-	while (cap - b->len < need)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p) {
-		b->err = ENOMEM;
-		return;
-	}
-	b->p = p;
-	b->cap = cap;
-}
-
-__attribute__((format(printf, 2, 3)))
-static inline void out(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room;
-	int n;
-
-	while (!b->err) {
-		room = b->cap - b->len;
-		va_start(ap, fmt);
-		n = vsnprintf(b->p + b->len, room, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->err = errno ? errno : EINVAL;
-			return;
-		}
-		if ((size_t)n < room) {
-			b->len += (size_t)n;
-			return;
-		}
-		buf_grow(b, (size_t)n + 1);
-	}
-}
-
-static inline void out_lines(struct buf *b, const char *const *lines)
-{
-	for (; *lines; lines++)
-		out(b, "%s\n", *lines);
-}
+/* printf()'s output appended to b; after a failure nothing more is, and
+ * b->err says why (write_file() reports it). */
+void out(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Each line and a newline. */
+void out_lines(struct strbuf *b, const char *const *lines);
 
 /* ---- the directories (builtin.c) --------------------------------------- */
 
@@ -132,13 +59,13 @@ unsigned builtin_unit_start(struct rng *r, unsigned unit);
  * include/wl/kernel.h, include/generated/autoconf.h and wl_units.h, a unit
  * (its path, in the directory it draws, into path), include/wl_ops.h and
  * init/main.c. */
-void builtin_gen_lib_header(struct buf *b, unsigned h);
-void builtin_gen_kernel_header(struct buf *b, unsigned scale);
-void builtin_gen_autoconf(struct buf *b, unsigned scale);
-void builtin_gen_units_header(struct buf *b, unsigned scale);
-void builtin_gen_unit(struct buf *b, unsigned unit, char *path, size_t size);
-void builtin_gen_ops_header(struct buf *b, unsigned scale);
-void builtin_gen_main(struct buf *b, unsigned scale);
+void builtin_gen_lib_header(struct strbuf *b, unsigned h);
+void builtin_gen_kernel_header(struct strbuf *b, unsigned scale);
+void builtin_gen_autoconf(struct strbuf *b, unsigned scale);
+void builtin_gen_units_header(struct strbuf *b, unsigned scale);
+void builtin_gen_unit(struct strbuf *b, unsigned unit, char *path, size_t size);
+void builtin_gen_ops_header(struct strbuf *b, unsigned scale);
+void builtin_gen_main(struct strbuf *b, unsigned scale);
 
 /* ---- the fixed C (builtin-fixed.c), one string a line, NULL-ended ------ */
 

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,9 +85,45 @@ static int make_dir(const char *dir, const char *name, char *why, size_t len)
 	return 0;
 }
 
+/* splitmix64 (builtin-internal.h) */
+uint32_t rng_next(struct rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+unsigned rng_below(struct rng *r, unsigned n)
+{
+	return rng_next(r) % n;
+}
+
+unsigned rng_range(struct rng *r, unsigned lo, unsigned hi)
+{
+	return lo + rng_below(r, hi - lo + 1);
+}
+
+void out(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->err)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+void out_lines(struct strbuf *b, const char *const *lines)
+{
+	for (; *lines; lines++)
+		out(b, "%s\n", *lines);
+}
 
 /* Write the buffer as dir/name; the buffer's own failure is reported too. */
-static int write_file(const char *dir, const char *name, const struct buf *b,
+static int write_file(const char *dir, const char *name, const struct strbuf *b,
 		      char *why, size_t len)
 {
 	char path[PATH_MAX];
@@ -99,7 +136,7 @@ static int write_file(const char *dir, const char *name, const struct buf *b,
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return whyf(why, len, "create %s: %s", name, strerror(errno));
-	if (write_all(fd, b->p, b->len)) {
+	if (write_all(fd, b->s, b->len)) {
 		err = errno;
 		close(fd);
 		return whyf(why, len, "write %s: %s", name, strerror(err));
@@ -332,7 +369,7 @@ static const char *const wl_fixdep_c[] = {
 	NULL
 };
 
-static void out_dir_builtins(struct buf *b, const int *present, int top_only)
+static void out_dir_builtins(struct strbuf *b, const int *present, int top_only)
 {
 	unsigned d;
 
@@ -341,7 +378,7 @@ static void out_dir_builtins(struct buf *b, const int *present, int top_only)
 			out(b, " \\\n\t%s%s", builtin_dirs[d].path, top_only ? "" : "/built-in.o");
 }
 
-static void gen_makefile(struct buf *b, unsigned scale)
+static void gen_makefile(struct strbuf *b, unsigned scale)
 {
 	int present[NDIRS];
 	unsigned i, ndirs = 0;
@@ -374,7 +411,7 @@ static void gen_makefile(struct buf *b, unsigned scale)
 }
 
 /* DIR/Kbuild: the directory's objects and subdirectories. */
-static void gen_kbuild(struct buf *b, unsigned scale, unsigned d, const int *present)
+static void gen_kbuild(struct strbuf *b, unsigned scale, unsigned d, const int *present)
 {
 	const char *path = builtin_dirs[d].path;
 	unsigned i, e;
@@ -400,7 +437,7 @@ static void gen_kbuild(struct buf *b, unsigned scale, unsigned d, const int *pre
 static const struct file {
 	const char *name;
 	const char *const *lines;
-	void (*gen)(struct buf *b, unsigned scale);
+	void (*gen)(struct strbuf *b, unsigned scale);
 } files[] = {
 	{ "include/wl_base.h", builtin_wl_base_h, NULL },
 	{ "include/wl_types.h", builtin_wl_types_h, NULL },
@@ -442,13 +479,13 @@ static int gen_dirs(const char *dir, const int *present, char *why, size_t len)
 	return 0;
 }
 
-static int gen_fixed(struct buf *b, const char *dir, unsigned scale,
+static int gen_fixed(struct strbuf *b, const char *dir, unsigned scale,
 		     char *why, size_t len)
 {
 	const struct file *f;
 
 	for (f = files; f < files + COUNT(files); f++) {
-		buf_reset(b);
+		strbuf_reset(b);
 		if (f->lines)
 			out_lines(b, f->lines);
 		else
@@ -459,14 +496,14 @@ static int gen_fixed(struct buf *b, const char *dir, unsigned scale,
 	return 0;
 }
 
-static int gen_library(struct buf *b, const char *dir, char *why, size_t len)
+static int gen_library(struct strbuf *b, const char *dir, char *why, size_t len)
 {
 	char name[32];
 	unsigned h;
 
 	for (h = 0; h < NHDRS; h++) {
 		snprintf(name, sizeof(name), "include/wl/h%03u.h", h);
-		buf_reset(b);
+		strbuf_reset(b);
 		builtin_gen_lib_header(b, h);
 		if (write_file(dir, name, b, why, len))
 			return -1;
@@ -474,7 +511,7 @@ static int gen_library(struct buf *b, const char *dir, char *why, size_t len)
 	return 0;
 }
 
-static int gen_kbuilds(struct buf *b, const char *dir, unsigned scale, const int *present,
+static int gen_kbuilds(struct strbuf *b, const char *dir, unsigned scale, const int *present,
 		       char *why, size_t len)
 {
 	char name[64];
@@ -484,7 +521,7 @@ static int gen_kbuilds(struct buf *b, const char *dir, unsigned scale, const int
 		if (!present[d])
 			continue;
 		snprintf(name, sizeof(name), "%s/Kbuild", builtin_dirs[d].path);
-		buf_reset(b);
+		strbuf_reset(b);
 		gen_kbuild(b, scale, d, present);
 		if (write_file(dir, name, b, why, len))
 			return -1;
@@ -492,14 +529,14 @@ static int gen_kbuilds(struct buf *b, const char *dir, unsigned scale, const int
 	return 0;
 }
 
-static int gen_units(struct buf *b, const char *dir, unsigned scale,
+static int gen_units(struct strbuf *b, const char *dir, unsigned scale,
 		     char *why, size_t len)
 {
 	char name[64];
 	unsigned i;
 
 	for (i = 0; i < scale; i++) {
-		buf_reset(b);
+		strbuf_reset(b);
 		builtin_gen_unit(b, i, name, sizeof(name));
 		if (write_file(dir, name, b, why, len))
 			return -1;
@@ -510,7 +547,7 @@ static int gen_units(struct buf *b, const char *dir, unsigned scale,
 int builtin_generate(const char *dir, unsigned scale, char *why, size_t len)
 {
 	int present[NDIRS];
-	struct buf b;
+	struct strbuf b = STRBUF_INIT;
 	int rc;
 
 	if (scale < 1 || scale > BUILTIN_SCALE_MAX)
@@ -518,7 +555,7 @@ int builtin_generate(const char *dir, unsigned scale, char *why, size_t len)
 	dirs_present(scale, present);
 	if (gen_dirs(dir, present, why, len))
 		return -1;
-	if (buf_init(&b))
+	if (strbuf_grow(&b, 64 * 1024))
 		return whyf(why, len, "generate: %s", strerror(ENOMEM));
 	rc = gen_fixed(&b, dir, scale, why, len);
 	if (!rc)
@@ -527,6 +564,6 @@ int builtin_generate(const char *dir, unsigned scale, char *why, size_t len)
 		rc = gen_kbuilds(&b, dir, scale, present, why, len);
 	if (!rc)
 		rc = gen_units(&b, dir, scale, why, len);
-	free(b.p);
+	strbuf_free(&b);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz-store.c - libFuzzer harness: a results file through store_load and
+/* fuzz-store.c - libFuzzer harness: a results file through store_read and
  * report_print, as `contest report` reads it. */
 #include "config.h"
 
@@ -75,7 +75,7 @@ static void load_and_report(void)
 	struct store st;
 	char why[512];
 
-	FUZZ_ASSERT(store_load(dir, &st, why, sizeof(why)) == 0);
+	FUZZ_ASSERT(store_read(dir, &st, why, sizeof(why)) == 0);
 	FUZZ_ASSERT(st.files == 1);
 	report(&st, NULL, NULL, 0);
 	if (st.nruns) {
