@@ -156,7 +156,7 @@ int measure(struct ctx *c, campaign_parse_fn parse, uint64_t seq)
 			.log_to = hook_log, .machine_wide = compare_machine_wide,
 			.start = compare_start, .at = compare_at, .enter = compare_enter,
 			.leave = compare_leave, .end = compare_end, .verify = compare_verify,
-			.changed = compare_changed, .describe = hook_describe,
+			.describe = hook_describe,
 			.print_plan = hook_plan, .select = compare_select,
 		};
 

@@ -358,13 +358,12 @@ static int compare_run(struct suite *s, const struct runtype *rt, size_t i, stru
 
 	record_init(&after, "observed");
 	progress_phase("checking the configuration", NULL, 0);
-	bad_pre = s->cmp->verify(s->cmp->c, s->cfg->work_dir, before, pre, sizeof(pre));
+	bad_pre = s->cmp->verify(s->cmp->c, s->cfg->work_dir, NULL, before, pre, sizeof(pre));
 	rc = harness_run(&s->h, rt, s->ctx[i], run);
 	if (!rc && !proc_interrupted()) {
 		progress_phase("checking the configuration", NULL, 0);
-		bad_post = s->cmp->verify(s->cmp->c, s->cfg->work_dir, &after, post,
-					  sizeof(post)) ||
-			   s->cmp->changed(before, &after, post, sizeof(post));
+		bad_post = s->cmp->verify(s->cmp->c, s->cfg->work_dir, before, &after, post,
+					  sizeof(post));
 		if ((bad_pre || bad_post) && run->valid) {
 			run->valid = 0;
 			free(run->reason);

@@ -49,13 +49,11 @@ struct suite_hooks {
 	int (*leave)(struct comparison *c, char *why, size_t len);
 	/* whatever ended the suite: back, and the machine restored; 0, or -1 said */
 	int (*end)(struct comparison *c);
-	/* before or after a run: the configuration holds (0, its observed
-	 * values in obs), or -1 with why */
-	int (*verify)(struct comparison *c, const char *work_dir, struct record *obs,
-		      char *why, size_t len);
-	/* what differs between the observations before and after a run: -1 and why */
-	int (*changed)(const struct record *before, const struct record *after,
-		       char *why, size_t len);
+	/* before a run (before NULL) and after it: 0 when the configuration
+	 * holds, what it observed in obs; else -1 with the reason in why,
+	 * also after a run when an observed value differs from before */
+	int (*verify)(struct comparison *c, const char *work_dir, const struct record *before,
+		      struct record *obs, char *why, size_t len);
 	/* configuration i's fields in a record: environment (obs NULL) or run */
 	void (*describe)(const struct comparison *c, size_t i, const struct record *obs,
 			 struct record *r);
