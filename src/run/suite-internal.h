@@ -49,7 +49,6 @@ struct suite {
 	size_t kept, invalid;
 	const struct suite_hooks *cmp; /* contest compare, or NULL */
 	size_t cur;             /* its configuration running now */
-	const struct record *obs; /* what was observed before the run stored now */
 };
 
 /* suite.c.  A suite and contest load begin alike (init, start: 0, or an

@@ -222,7 +222,8 @@ static int untimed_build(struct suite *s, const char *what)
 	return 0;
 }
 
-static int store_run(struct suite *s, struct run *run)
+/* obs: what was observed before the run */
+static int store_run(struct suite *s, struct run *run, const struct record *obs)
 {
 	struct record r;
 	char why[512];
@@ -232,7 +233,7 @@ static int store_run(struct suite *s, struct run *run)
 	if (s->drained[0])
 		record_set(&r, "swap_drain", s->drained);
 	if (s->cmp)
-		s->cmp->describe(s->cmp->c, s->cur, s->obs, &r);
+		s->cmp->describe(s->cmp->c, s->cur, obs, &r);
 	test_hook("record");
 	ret = store_append(s->cfg->results, s->label, &r, why, sizeof(why));
 	record_free(&r);
@@ -425,10 +426,8 @@ static int one_run(struct suite *s, size_t i, uint64_t round, int *built, size_t
 		progress_ran((double)(mono_ns() - t0) / NS_PER_SEC,
 			     (double)run.elapsed_ns / NS_PER_SEC);
 		report_run(&run, ++*step, steps, s->cfg->runs, s->env.swap_free > 0);
-		s->obs = s->cmp ? &obs : NULL;
-		if (store_run(s, &run))
+		if (store_run(s, &run, &obs))
 			ret = -2;
-		s->obs = NULL;
 		s->drained[0] = '\0';
 		if (run.valid)
 			*secs = (double)run.elapsed_ns / NS_PER_SEC;
