@@ -974,16 +974,21 @@ int compare_main(struct config *cfg)
 	int rc = compare_init(&c, cfg);
 
 	if (rc == 0) {
-		/* after compare_init(): the table carries its count of configurations */
-		struct suite_hooks hooks = {
-			.c = &c, .n = c.n, .config = config_of, .name = set_id, .log_to = set_log,
-			.machine_wide = compare_machine_wide, .start = compare_start,
-			.at = compare_at, .enter = compare_enter, .leave = compare_leave,
-			.end = compare_end, .verify = compare_verify, .describe = compare_describe,
+		static const struct suite_config_ops ops = {
+			.config = config_of, .enter = compare_enter, .leave = compare_leave,
+			.verify = compare_verify, .describe = compare_describe,
+		};
+		static const struct suite_comparison_ops comparison = {
+			.name = set_id, .log_to = set_log, .machine_wide = compare_machine_wide,
+			.start = compare_start, .at = compare_at, .end = compare_end,
 			.print_plan = compare_print_plan, .select = compare_select,
 		};
+		/* after compare_init(): it knows how many configurations */
+		struct suite_configs configs = {
+			.c = &c, .n = c.n, .ops = &ops, .comparison = &comparison,
+		};
 
-		rc = suite_compare(cfg, &hooks);
+		rc = suite_over(cfg, &configs);
 	}
 	compare_free(&c);
 	return rc;
