@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* measure.c - one boot of a campaign measured: the system settled, then
  * the suite (run/suite.h) over one configuration, the kernel booted, with
- * compare's hooks and the campaign's fields in every record. */
+ * compare's ops and the campaign's fields in every record. */
 #include "config.h"
 
 #include <errno.h>
@@ -21,7 +21,7 @@
 #include "lib/proc.h"
 #include "lib/util.h"
 
-static struct ctx *current;	/* for the suite's hooks */
+static struct ctx *current;	/* for the suite's ops */
 
 /* ---- the suite, for one boot -------------------------------------------------- */
 
@@ -152,16 +152,20 @@ int measure(struct ctx *c, campaign_parse_fn parse, uint64_t seq)
 	c->session[0] = '\0';
 	current = c;
 	{
-		struct suite_hooks hooks = {
-			.c = &c->cmp, .n = 1, .config = hook_config, .name = hook_name,
-			.log_to = hook_log, .machine_wide = compare_machine_wide,
-			.start = compare_start, .at = compare_at, .enter = compare_enter,
-			.leave = compare_leave, .end = compare_end, .verify = compare_verify,
-			.changed = compare_changed, .describe = hook_describe,
+		static const struct suite_config_ops ops = {
+			.config = hook_config, .enter = compare_enter, .leave = compare_leave,
+			.verify = compare_verify, .describe = hook_describe,
+		};
+		static const struct suite_comparison_ops comparison = {
+			.name = hook_name, .log_to = hook_log, .machine_wide = compare_machine_wide,
+			.start = compare_start, .at = compare_at, .end = compare_end,
 			.print_plan = hook_plan, .select = compare_select,
 		};
+		struct suite_configs configs = {
+			.c = &c->cmp, .n = 1, .ops = &ops, .comparison = &comparison,
+		};
 
-		rc = suite_compare(&cfg, &hooks);
+		rc = suite_over(&cfg, &configs);
 	}
 	free(cfg.args - 1);
 	free(cfg.results_dirs);

@@ -707,8 +707,9 @@ static void observe(const char *key, const char *path, int brackets, struct reco
 	record_set(obs, key, buf);
 }
 
-int compare_verify(struct comparison *c, const char *work_dir, struct record *obs,
-		   char *why, size_t len)
+/* The active configuration's checks hold: 0, or -1 with why. */
+static int check_config(struct comparison *c, const char *work_dir, struct record *obs,
+			char *why, size_t len)
 {
 	struct cmp_config *k = &c->cfgs[c->active];
 	char path[512], state[64] = "", ops[128], seq[32] = "";
@@ -756,8 +757,9 @@ int compare_verify(struct comparison *c, const char *work_dir, struct record *ob
 	return 0;
 }
 
-int compare_changed(const struct record *before, const struct record *after,
-		    char *why, size_t len)
+/* What differs between two observations, as "KEY A -> B"; -1 when one. */
+static int changed(const struct record *before, const struct record *after,
+		   char *why, size_t len)
 {
 	for (size_t i = 0; i < before->n; i++) {
 		const char *a = before->kv[i].val, *b = record_get(after, before->kv[i].key);
@@ -767,6 +769,14 @@ int compare_changed(const struct record *before, const struct record *after,
 				    before->kv[i].key, a, b);
 	}
 	return 0;
+}
+
+int compare_verify(struct comparison *c, const char *work_dir, const struct record *before,
+		   struct record *obs, char *why, size_t len)
+{
+	if (check_config(c, work_dir, obs, why, len))
+		return -1;
+	return before ? changed(before, obs, why, len) : 0;
 }
 
 /* What the configuration does, in words, for the records. */
@@ -944,17 +954,21 @@ int compare_main(struct config *cfg)
 	int rc = compare_init(&c, cfg);
 
 	if (rc == 0) {
-		/* after compare_init(): the table carries its count of configurations */
-		struct suite_hooks hooks = {
-			.c = &c, .n = c.n, .config = config_of, .name = set_id, .log_to = set_log,
-			.machine_wide = compare_machine_wide, .start = compare_start,
-			.at = compare_at, .enter = compare_enter, .leave = compare_leave,
-			.end = compare_end, .verify = compare_verify, .changed = compare_changed,
-			.describe = compare_describe, .print_plan = compare_print_plan,
-			.select = compare_select,
+		static const struct suite_config_ops ops = {
+			.config = config_of, .enter = compare_enter, .leave = compare_leave,
+			.verify = compare_verify, .describe = compare_describe,
+		};
+		static const struct suite_comparison_ops comparison = {
+			.name = set_id, .log_to = set_log, .machine_wide = compare_machine_wide,
+			.start = compare_start, .at = compare_at, .end = compare_end,
+			.print_plan = compare_print_plan, .select = compare_select,
+		};
+		/* after compare_init(): it knows how many configurations */
+		struct suite_configs configs = {
+			.c = &c, .n = c.n, .ops = &ops, .comparison = &comparison,
 		};
 
-		rc = suite_compare(cfg, &hooks);
+		rc = suite_over(cfg, &configs);
 	}
 	compare_free(&c);
 	return rc;

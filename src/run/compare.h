@@ -85,14 +85,14 @@ int compare_leave(struct comparison *c, char *why, size_t len);
  * the start.  0, or -1 after saying why. */
 int compare_end(struct comparison *c);
 
-/* Before or after a run of the active configuration: its check command
- * and built-in checks hold (0), or -1 with why.  obs (kind any) gets the
- * observed values: autogroup, io_scheduler, sched_ext, slice. */
-int compare_verify(struct comparison *c, const char *work_dir, struct record *obs,
-		   char *why, size_t len);
-/* What differs between two observations, as "KEY A -> B"; -1 when one. */
-int compare_changed(const struct record *before, const struct record *after,
-		    char *why, size_t len);
+/* Before a run of the active configuration (before NULL) or after it
+ * (before: what was observed before it): its check command and built-in
+ * checks hold, and after a run every value observed is the one observed
+ * before (0); or -1 with the reason in why ("KEY A -> B" for a value that
+ * changed).  obs (kind any) gets the observed values: autogroup,
+ * io_scheduler, sched_ext, slice. */
+int compare_verify(struct comparison *c, const char *work_dir, const struct record *before,
+		   struct record *obs, char *why, size_t len);
 
 /* The fields of configuration i's records: in every run (obs: the
  * values observed before it, as observed.KEY) and environment record. */

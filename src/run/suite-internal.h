@@ -21,7 +21,8 @@
 
 /* suite.h's, not included: suite.c includes this header, and the two
  * modules would make a circle (tests/t0002-build-layers.sh) */
-struct suite_hooks;
+struct suite_config;
+struct suite_configs;
 
 /* The suite: one a process (run, compare or load), a static. */
 struct suite {
@@ -45,11 +46,10 @@ struct suite {
 	int added_noload;       /* noload added for the Ratio (1, 2): the plan says why */
 	int one_noload;         /* the label's last suite had one noload: the plan says so */
 	int work_lock, results_lock; /* fds of the held locks, or -1 */
-	int compare_lock;	/* contest compare: COMPARE_LOCK's fd, or -1 */
+	int compare_lock;	/* a comparison: COMPARE_LOCK's fd, or -1 */
 	size_t kept, invalid;
-	const struct suite_hooks *cmp; /* contest compare, or NULL */
-	size_t cur;             /* its configuration running now */
-	const struct record *obs; /* what was observed before the run stored now */
+	const struct suite_configs *configs; /* what it runs (NULL for contest load) */
+	size_t cur;             /* the configuration running now */
 };
 
 /* suite.c.  A suite and contest load begin alike (init, start: 0, or an
@@ -62,6 +62,8 @@ int suite_finish(struct suite *s);
 int make_swap(struct suite *s);
 /* every load's scratch made and its prepare done: 0, or -1 said */
 int prepare_loads(struct suite *s);
+/* configuration i's label (NULL: the suite's, -k or the kernel's) and loads */
+void read_config(const struct suite *s, size_t i, struct suite_config *k);
 /* cpu_ns of elapsed_ns as a percentage, "-" when not measured (< 0) */
 int cpu_percent(int64_t cpu_ns, int64_t elapsed_ns, char *buf, size_t len);
 

@@ -86,14 +86,16 @@ void print_plan(struct suite *s, FILE *f)
 	char size[32] = "?", why[2048];
 	uint64_t avail;
 	double left = progress_left();
+	const struct suite_comparison_ops *comparison = s->configs->comparison;
 	int one_round;
 
 	msg_prepare();
-	if (s->cmp)
+	if (comparison)
 		fprintf(f, "%scomparison: %llu round%s of %zu configurations x %zu run type%s, "
 			"%llu timed runs\n", prefix, (unsigned long long)s->cfg->runs,
-			s->cfg->runs == 1 ? "" : "s", s->cmp->n, s->ntypes, s->ntypes == 1 ? "" : "s",
-			(unsigned long long)(s->cfg->runs * s->ntypes * s->cmp->n));
+			s->cfg->runs == 1 ? "" : "s", s->configs->n, s->ntypes,
+			s->ntypes == 1 ? "" : "s",
+			(unsigned long long)(s->cfg->runs * s->ntypes * s->configs->n));
 	else if (s->cfg->auto_runs)
 		fprintf(f, "%s%s: -n auto, %d to %llu rounds (until every mean Time is known "
 			"to %g%%) of %zu run type%s, up to %llu timed runs\n", prefix, s->label,
@@ -107,7 +109,7 @@ void print_plan(struct suite *s, FILE *f)
 			(unsigned long long)(s->cfg->runs * s->ntypes));
 	for (size_t i = 0; i < s->ntypes; i++)
 		fprintf(f, "%s%s", i ? ", " : "    run types: ", s->types[i]->name);
-	if (s->cmp && s->added_noload)
+	if (comparison && s->added_noload)
 		fprintf(f, " (noload added: each configuration's Ratio divides by its own "
 			"noload of the same round)");
 	else if (s->added_noload == 1)
@@ -132,7 +134,7 @@ void print_plan(struct suite *s, FILE *f)
 			"every run but cacherun (not root: drop_caches is not writable)\n"
 			"    flush is partial: only those files leave the page cache, the "
 			"rest of it stays\n", s->wl.user_tree ? " and the tree" : "");
-	if (s->cmp)
+	if (comparison)
 		fprintf(f, "    results: %s, a file per configuration\n", dir);
 	else
 		fprintf(f, "    results: %s\n"
@@ -140,8 +142,8 @@ void print_plan(struct suite *s, FILE *f)
 			"rows join these\n", path, dir);
 	if (results_lost_at_boot(dir, why, sizeof(why)))
 		fprintf(f, "%swarning: %s\n", prefix, why);
-	if (s->cmp)
-		s->cmp->print_plan(s->cmp->c, s->cfg->runs, f);
+	if (comparison)
+		comparison->print_plan(s->configs->c, s->cfg->runs, f);
 	free(path);
 	free(dir);
 	if (s->cfg->swap_zram)
@@ -179,7 +181,7 @@ void print_plan(struct suite *s, FILE *f)
 		if (one_round)
 			snprintf(who, sizeof(who), "one round: this suite alone cannot test a "
 				 "difference (a test takes 2 valid runs on a side), and %s has",
-				 s->cmp ? "each configuration" : "it");
+				 comparison ? "each configuration" : "it");
 		else
 			snprintf(who, sizeof(who), "%s's last suite had", s->label);
 		print_one_noload(f, who);

@@ -116,12 +116,10 @@ int pick_label(struct suite *s)
 	struct utsname u;
 	char why[256];
 	struct suite_config k;
-	const char *label = s->cfg->label;
+	const char *label;
 
-	if (s->cmp) {
-		s->cmp->config(s->cmp->c, 0, &k);
-		label = k.label;
-	}
+	read_config(s, 0, &k);	/* a comparison's first configuration names it */
+	label = k.label ? k.label : s->cfg->label;
 	if (!label) {
 		if (uname(&u))
 			return usage_error("uname: %s; name the kernel with -k LABEL", strerror(errno));
@@ -456,7 +454,8 @@ int claim_dirs(struct suite *s)
 		return 0;
 	}
 	s->results_lock = lock_dir(s->cfg->results, "results directory");
-	if (s->results_lock >= 0 && s->cmp && s->cmp->machine_wide(s->cmp->c) &&
+	if (s->results_lock >= 0 && s->configs->comparison &&
+	    s->configs->comparison->machine_wide(s->configs->c) &&
 	    access(COMPARE_RUN_DIR, W_OK) == 0) {
 		s->compare_lock = lock_file(COMPARE_LOCK, "comparing on this machine, changing "
 					    "its settings", "wait for it to end: two comparisons at "

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* suite.h - the run command: preflight, setup, warm-up, rounds, results. */
+/* suite.h - the suite: preflight, setup, warm-up, rounds over the
+ * configurations, results; contest run, compare and a campaign's boot. */
 #ifndef CONTEST_SUITE_H
 #define CONTEST_SUITE_H
 
@@ -15,24 +16,42 @@ struct comparison;
 struct record;
 struct store;
 
-/* Run the suite cfg asks for; returns the exit status. */
+/* contest run: the suite cfg asks for, over one configuration, the
+ * machine as it is; returns the exit status. */
 int suite_main(struct config *cfg);
 
-/* One configuration of a comparison, as the suite runs it. */
+/* One configuration, as the suite runs it. */
 struct suite_config {
-	const char *label;
+	const char *label;		/* NULL: the suite's (-k, or the kernel's) */
 	int has_nice, load_nice;	/* the loads' nice, when has_nice */
 	int load_session;		/* the loads' session: 0, 1, or -1 (the option's) */
 };
 
-/* contest compare drives the suite through these: the suite runs every
- * configuration of c in turn and calls back to switch the machine to one,
- * check it and describe it.  The comparison is the caller's (compare.h):
- * here only a pointer handed back to every hook. */
-struct suite_hooks {
-	struct comparison *c;
-	size_t n;		/* its configurations */
+/* How the suite switches the machine to a configuration, checks it and
+ * describes it in the records.  Every op may be NULL, and then does
+ * nothing: contest run's one configuration, the machine as it is, has
+ * none.  The configurations are the caller's (compare.h): the suite only
+ * hands their pointer c back to every op. */
+struct suite_config_ops {
+	/* configuration i's label and loads */
 	void (*config)(const struct comparison *c, size_t i, struct suite_config *k);
+	/* switch to configuration i, and back: 0, or -1 with the reason in why */
+	int (*enter)(struct comparison *c, size_t i, char *why, size_t len);
+	int (*leave)(struct comparison *c, char *why, size_t len);
+	/* before a run (before NULL) and after it (before: what it observed
+	 * then): 0 when the configuration holds, with what it observes now in
+	 * obs; else -1 with the reason in why, also after a run when an
+	 * observed value differs from before */
+	int (*verify)(struct comparison *c, const char *work_dir, const struct record *before,
+		      struct record *obs, char *why, size_t len);
+	/* configuration i's fields in a record: the environment record (obs
+	 * NULL) or a run's (obs: what verify observed before the run) */
+	void (*describe)(const struct comparison *c, size_t i, const struct record *obs,
+			 struct record *r);
+};
+
+/* What a comparison does once, around the whole suite. */
+struct suite_comparison_ops {
 	/* the comparison's id, before anything else: the suite's session */
 	void (*name)(struct comparison *c, const char *id);
 	/* the file the commands' output goes to (malloc'd: c frees it) */
@@ -44,31 +63,32 @@ struct suite_hooks {
 	void (*start)(struct comparison *c);
 	/* the configuration run k-th in round (1-based) */
 	size_t (*at)(const struct comparison *c, uint64_t round, size_t k);
-	/* switch to configuration i, and back: 0, or -1 with why */
-	int (*enter)(struct comparison *c, size_t i, char *why, size_t len);
-	int (*leave)(struct comparison *c, char *why, size_t len);
-	/* whatever ended the suite: back, and the machine restored; 0, or -1 said */
+	/* whatever ended the suite: back, and the machine restored; 0, or -1
+	 * after saying why */
 	int (*end)(struct comparison *c);
-	/* before or after a run: the configuration holds (0, its observed
-	 * values in obs), or -1 with why */
-	int (*verify)(struct comparison *c, const char *work_dir, struct record *obs,
-		      char *why, size_t len);
-	/* what differs between the observations before and after a run: -1 and why */
-	int (*changed)(const struct record *before, const struct record *after,
-		       char *why, size_t len);
-	/* configuration i's fields in a record: environment (obs NULL) or run */
-	void (*describe)(const struct comparison *c, size_t i, const struct record *obs,
-			 struct record *r);
 	/* its lines in the suite's plan */
 	void (*print_plan)(const struct comparison *c, uint64_t rounds, FILE *f);
 	/* keep only comparison id's runs in st, its labels in *labels (freed
-	 * by the suite): 0, or -1 with why */
+	 * by the suite): 0, or -1 with the reason in why */
 	int (*select)(struct store *st, const char *id, char ***labels, size_t *n,
 		      char *why, size_t len);
 };
 
-/* The suite over every configuration that cmp drives (contest compare). */
-int suite_compare(struct config *cfg, const struct suite_hooks *cmp);
+/* The configurations a suite runs: in every round each of the n in turn
+ * is entered, runs every run type and is left. */
+struct suite_configs {
+	struct comparison *c;		/* the caller's, handed back to every op */
+	size_t n;
+	const struct suite_config_ops *ops;
+	/* a comparison (contest compare, a campaign's boot): a results file
+	 * per configuration, each with its own noload, the comparison's id in
+	 * every record; NULL for contest run, one label's suite */
+	const struct suite_comparison_ops *comparison;
+};
+
+/* The suite over configurations (contest compare, a campaign's boot);
+ * returns the exit status. */
+int suite_over(struct config *cfg, const struct suite_configs *configs);
 /* `contest load NAME`: one load alone, no workload; prints its rate
  * (suite-load.c). */
 int load_main(struct config *cfg);
