@@ -243,6 +243,11 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+int streq(const char *a, const char *b)
+{
+	return strcmp(a, b) == 0;
+}
+
 int str_has_word(const char *text, const char *word)
 {
 	size_t n = strlen(word);

@@ -62,6 +62,8 @@ int parse_size(const char *s, uint64_t *out);
 const char *nearest_name(const char *word, const char *const *names, size_t n);
 /* Whether word is one of text's words (separated by spaces). */
 int str_has_word(const char *text, const char *word);
+/* Whether the two strings are equal. */
+int streq(const char *a, const char *b);
 /* "1.5 GiB" */
 void format_size(uint64_t bytes, char *buf, size_t len);
 

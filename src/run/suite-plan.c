@@ -47,7 +47,7 @@ static void print_load_session(FILE *f)
 	char ag[16];
 
 	if (read_small("/proc/sys/kernel/sched_autogroup_enabled", ag, sizeof(ag)) == 0)
-		how = !strcmp(ag, "0") ? "autogroup off: scheduled as without it" :
+		how = streq(ag, "0") ? "autogroup off: scheduled as without it" :
 		      "autogroup on: a scheduling group of their own";
 	fprintf(f, "    loads in a session of their own (%s)\n", how);
 }
@@ -127,7 +127,7 @@ void print_plan(struct suite *s, FILE *f)
 	if (s->made_work_dir || (s->cfg->dry_run && access(s->cfg->work_dir, F_OK)))
 		fprintf(f, " (%s too, made for it, if left empty)", s->cfg->work_dir);
 	fputc('\n', f);
-	if (!strcmp(flush, "drop_caches"))
+	if (streq(flush, "drop_caches"))
 		fprintf(f, "    flush: drop_caches before every run but cacherun (root)\n");
 	else
 		fprintf(f, "    flush: posix_fadvise DONTNEED over the work directory%s before "

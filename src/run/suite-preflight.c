@@ -61,7 +61,7 @@ int pick_types(struct suite *s)
 		int want = !cfg->nargs && runtype_default(rt);
 
 		for (int i = 0; i < cfg->nargs && !want; i++)
-			want = !strcmp(cfg->args[i], rt->name);
+			want = streq(cfg->args[i], rt->name);
 		if (want && s->ntypes < ARRAY_SIZE(s->types))
 			s->types[s->ntypes++] = rt;
 	}
@@ -77,7 +77,7 @@ void add_noload_if_missing(struct suite *s, const struct store *st)
 	int loads = 0, have = 0;
 
 	for (size_t i = 0; i < s->ntypes; i++) {
-		if (!strcmp(s->types[i]->name, "noload"))
+		if (streq(s->types[i]->name, "noload"))
 			return;
 		loads |= s->types[i]->load != NULL;
 	}
@@ -87,8 +87,8 @@ void add_noload_if_missing(struct suite *s, const struct store *st)
 		const struct run *r = &st->runs[i];
 
 		/* a configuration divides by its own noload */
-		have = r->valid && !strcmp(r->type, "noload") &&
-		       !strcmp(r->label, s->label) && !strcmp(r->workload, s->wl.identity) &&
+		have = r->valid && streq(r->type, "noload") &&
+		       streq(r->label, s->label) && streq(r->workload, s->wl.identity) &&
 		       r->load_session == s->h.load_session;
 	}
 	memmove(&s->types[1], &s->types[0], s->ntypes * sizeof(s->types[0]));
@@ -101,7 +101,7 @@ void add_noload_if_missing(struct suite *s, const struct store *st)
 void add_own_noload(struct suite *s)
 {
 	for (size_t i = 0; i < s->ntypes; i++)
-		if (!strcmp(s->types[i]->name, "noload"))
+		if (streq(s->types[i]->name, "noload"))
 			return;
 	if (s->ntypes + 1 > ARRAY_SIZE(s->types))
 		return;
@@ -424,7 +424,7 @@ int check_sync_mix(const struct suite *s, const struct store *st)
 			const struct run *r = &st->runs[k];
 			int synced = record_get(&r->params, "sync") != NULL;
 
-			if (!r->valid || strcmp(r->label, s->label) || strcmp(r->type, ops->name) ||
+			if (!r->valid || !streq(r->label, s->label) || !streq(r->type, ops->name) ||
 			    synced == !!s->cfg->io_sync)
 				continue;
 			msg("%s: label %s already holds %s runs %s --io-sync, which a report would "

@@ -279,7 +279,7 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 		n += snprintf(line + n, sizeof(line) - (size_t)n,
 			      " Time %.1f s, CPU%% %.0f", secs,
 			      (double)(run->user_ns + run->sys_ns) / (double)run->elapsed_ns * 100);
-	if (run->elapsed_ns && strcmp(run->type, "noload") && strcmp(run->type, "cacherun")) {
+	if (run->elapsed_ns && !streq(run->type, "noload") && !streq(run->type, "cacherun")) {
 		char loads[32];
 
 		format_loads(run->work, loads, sizeof(loads));
@@ -287,7 +287,7 @@ static void report_run(const struct run *run, size_t step, size_t steps, uint64_
 		n += cpu_percent(run->load_cpu_ns, run->elapsed_ns, line + n,
 				 sizeof(line) - (size_t)n);
 	}
-	if (run->elapsed_ns && !strcmp(run->type, "mem_load") && run->pswpout >= 0)
+	if (run->elapsed_ns && streq(run->type, "mem_load") && run->pswpout >= 0)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, ", compile's major faults %lld, "
 			      "major faults %lld, pages swapped in %lld, out %lld%s",
 			      (long long)run->build_majflt, (long long)run->majflt,
@@ -404,7 +404,7 @@ static void drain_swap(struct suite *s)
 	progress_phase("draining the swap", NULL, 0);
 	if (swap_drain(s->zram.id, s->drained, sizeof(s->drained)))
 		msg("after mem_load, swap: %s", s->drained);
-	else if (strcmp(s->drained, "none"))
+	else if (!streq(s->drained, "none"))
 		info("after mem_load, swap: %s", s->drained);
 }
 
@@ -436,8 +436,8 @@ static int one_run(struct suite *s, size_t i, uint64_t round, int *built, size_t
 	}
 	record_init(&obs, "observed");
 	rc = checked_run(s, rt, i, &run, &obs);
-	*built = !strcmp(rt->name, "noload") && run.valid;
-	s->drain_due = !strcmp(rt->name, "mem_load");
+	*built = streq(rt->name, "noload") && run.valid;
+	s->drain_due = streq(rt->name, "mem_load");
 	if (rc) {
 		ret = -1;
 	} else {
