@@ -249,7 +249,8 @@ static int check_value(struct comparison *c, struct cmp_config *k, char *why, si
 	return 0;
 }
 
-/* The run options KEY of --vary cannot go with, or needs: 0, or -1 with why. */
+/* The run options KEY of --vary cannot go with, or needs: returns 0, or -1 with
+ * the reason in why. */
 static int check_options(const struct comparison *c, const struct config *cfg, char *why,
 			 size_t len)
 {
@@ -482,10 +483,11 @@ static int exit_status(const siginfo_t *si)
 	       W_EXITCODE(0, si->si_status & 0x7f);
 }
 
-/* Run cmd by /bin/sh -c in contest's directory, its output to the log.
- * With kept, a process the command leaves in its group stays (its group in
- * *kept, its leader unreaped, the guardian still told); else it is stopped.  A stop signal ends it
- * when interruptible.  0, or -1 with why. */
+/* Run cmd by /bin/sh -c in contest's directory, its output to the log.  With
+ * kept, a process the command leaves in its group stays (its group in *kept,
+ * its leader unreaped, the guardian still told); else it is stopped.  A stop
+ * signal ends it when interruptible.  Returns 0, or -1 with the reason in
+ * why. */
 static int run_sh(struct comparison *c, const char *what, const char *cmd, int interruptible,
 		  pid_t *kept, char *why, size_t len)
 {
@@ -573,7 +575,7 @@ void compare_start(struct comparison *c)
 
 /* sched_ext's state file is want, within SCX_TIMEOUT (pid: the scheduler,
  * which must not exit meanwhile, or 0: then a stop signal does not end the
- * wait, which is the way back).  0, or -1 with why. */
+ * wait, which is the way back).  Returns 0, or -1 with the reason in why. */
 static int scx_wait(const char *want, pid_t pid, char *why, size_t len)
 {
 	int64_t end = mono_ns() + SCX_TIMEOUT;
@@ -707,7 +709,8 @@ static void observe(const char *key, const char *path, int brackets, struct reco
 	record_set(obs, key, buf);
 }
 
-/* The active configuration's checks hold: 0, or -1 with why. */
+/* The active configuration's checks hold: returns 0, or -1 with the reason in
+ * why. */
 static int check_config(struct comparison *c, const char *work_dir, struct record *obs,
 			char *why, size_t len)
 {

@@ -76,13 +76,14 @@ void compare_start(struct comparison *c);
  * sched_ext scheduler): such comparisons run one at a time (a lock:
  * suite-preflight.c). */
 int compare_machine_wide(const struct comparison *c);
-/* Switch to configuration i: its setup.  0, or -1 with why. */
+/* Switch to configuration i: its setup.  Returns 0, or -1 with the reason in
+ * why. */
 int compare_enter(struct comparison *c, size_t i, char *why, size_t len);
 /* Back: the active configuration's undo, then its kept processes killed.
- * 0, or -1 with why. */
+ * Returns 0, or -1 with the reason in why. */
 int compare_leave(struct comparison *c, char *why, size_t len);
 /* Whatever ended the comparison: leave, restore the knob's value found at
- * the start.  0, or -1 after saying why. */
+ * the start.  0, or -1 with the reason printed. */
 int compare_end(struct comparison *c);
 
 /* Before a run of the active configuration (before NULL) or after it
@@ -101,9 +102,10 @@ void compare_describe(const struct comparison *c, size_t i, const struct record 
 /* The plan's lines about the comparison. */
 void compare_print_plan(const struct comparison *c, uint64_t rounds, FILE *f);
 
-/* report --compare ID: keep only that comparison's runs and environment
- * records in st, its labels in their order into *labels (the caller frees
- * the array).  0, or -1 with why when the store has no such comparison. */
+/* report --compare ID: keep only that comparison's runs and environment records
+ * in st, its labels in their order into *labels (the caller frees the
+ * array).  Returns 0, or -1 with the reason in why when the store has no such
+ * comparison. */
 int compare_select(struct store *st, const char *id, char ***labels, size_t *n,
 		   char *why, size_t len);
 

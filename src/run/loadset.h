@@ -39,7 +39,7 @@ int loadset_check(struct loadset *ls, char *why, size_t len);
  * the first process's that met something; else 0. */
 int loadset_note(const struct loadset *ls, char *buf, size_t len);
 /* Stop (SIGTERM, grace, SIGKILL), reap with wait4 and free.  Returns 0,
- * or -1 with why when a process failed. */
+ * or -1 with the reason in why when a process failed. */
 int loadset_stop(struct loadset *ls, char *why, size_t len);
 /* Start counting CPU and I/O from now (per process, from its CPU-time
  * clock and /proc/PID/io). */

@@ -32,13 +32,12 @@ void probe_begin(struct probe *p);
 void probe_end(struct probe *p);
 /* 0 while every task lives; else -1 with what happened in why. */
 int probe_check(struct probe *p, char *why, size_t len);
-/* Wait until every task has served or skipped the window's deadlines (a
- * few seconds at most), stop the tasks, reap them and free p; the window's
- * figures go to
- * out[PROBE_TASKS] (may be NULL) and the tasks' CPU time from
- * probe_begin() to probe_end() to *cpu_ns (may be NULL; -1 when it could
- * not be read, or the window never opened).  0, or -1 with why when a task
- * failed. */
+/* Wait until every task has served or skipped the window's deadlines (a few
+ * seconds at most), stop the tasks, reap them and free p; the window's figures
+ * go to out[PROBE_TASKS] (may be NULL) and the tasks' CPU time from
+ * probe_begin() to probe_end() to *cpu_ns (may be NULL; -1 when it could not be
+ * read, or the window never opened).  Returns 0, or -1 with the reason in why
+ * when a task failed. */
 int probe_stop(struct probe *p, struct probe_stats *out, int64_t *cpu_ns, char *why,
 	       size_t len);
 

@@ -53,14 +53,16 @@ struct suite {
 };
 
 /* suite.c.  A suite and contest load begin alike (init, start: 0, or an
- * exit status after saying why) and end alike (finish: 1 when the swap
+ * exit status, with the reason printed) and end alike (finish: 1 when the swap
  * could not be removed). */
 void suite_init(struct suite *s, struct config *cfg);
 int suite_start(struct suite *s, int claim_results);
 int suite_finish(struct suite *s);
-/* --swap zram made in the run directory: 0, or -1 said */
+/* --swap zram made in the run directory: returns 0, or -1 with the reason
+ * printed */
 int make_swap(struct suite *s);
-/* every load's scratch made and its prepare done: 0, or -1 said */
+/* every load's scratch made and its prepare done: returns 0, or -1 with the
+ * reason printed */
 int prepare_loads(struct suite *s);
 /* configuration i's label (NULL: the suite's, -k or the kernel's) and loads */
 void read_config(const struct suite *s, size_t i, struct suite_config *k);

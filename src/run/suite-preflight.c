@@ -131,10 +131,10 @@ int pick_label(struct suite *s)
 	return 0;
 }
 
-/* contest runs as root, and writes, truncates and removes below its
- * directories by name: refuse one that another user could steer, by
- * swapping what contest makes there (or a directory on the way) for a
- * symlink to a file elsewhere (fs_check_owned()).  0, or -1 said. */
+/* contest runs as root, and writes, truncates and removes below its directories
+ * by name: refuse one that another user could steer, by swapping what contest
+ * makes there (or a directory on the way) for a symlink to a file elsewhere
+ * (fs_check_owned()).  Returns 0, or -1 with the reason printed. */
 static int check_owned(const char *dir, const char *what)
 {
 	char why[PATH_MAX + 128];
@@ -261,7 +261,8 @@ static void sweep_dead_scratch(int wfd, const char *wd)
 }
 
 /* The work directory checked (and made), locked and swept, and the run's
- * scratch made in it, through a descriptor of it: 0, or -1 said. */
+ * scratch made in it, through a descriptor of it: returns 0, or -1 with the
+ * reason printed. */
 int make_run_dir(struct suite *s)
 {
 	const char *wd = s->cfg->work_dir;
@@ -410,9 +411,10 @@ int preflight_loads(struct suite *s)
 }
 
 /* Runs of a load with --io-sync and without it measure different loads
- * (load.sync=yes in their records), and a report averages a label's runs
- * of one type into one row: refuse a label that already holds runs of a
- * selected load with the other setting, before any work.  0, or -1 said. */
+ * (load.sync=yes in their records), and a report averages a label's runs of one
+ * type into one row: refuse a label that already holds runs of a selected load
+ * with the other setting, before any work.  Returns 0, or -1 with the reason
+ * printed. */
 int check_sync_mix(const struct suite *s, const struct store *st)
 {
 	for (size_t i = 0; i < s->ntypes; i++) {

@@ -98,7 +98,7 @@ int make_swap(struct suite *s)
 	return -1;
 }
 
-/* At the end, whatever ended the suite: 0, or -1 after saying why. */
+/* At the end, whatever ended the suite: 0, or -1 with the reason printed. */
 static int remove_swap(struct suite *s)
 {
 	char why[512];
@@ -265,8 +265,8 @@ int cpu_percent(int64_t cpu_ns, int64_t elapsed_ns, char *buf, size_t len)
 }
 
 /* The line of a finished run (swap: the machine has some). */
-static void report_run(const struct run *run, size_t step, size_t steps, uint64_t rounds,
-		       int swap)
+static void print_run_line(const struct run *run, size_t step, size_t steps, uint64_t rounds,
+			   int swap)
 {
 	double secs = (double)run->elapsed_ns / NS_PER_SEC;
 	char line[512];
@@ -443,7 +443,7 @@ static int one_run(struct suite *s, size_t i, uint64_t round, int *built, size_t
 	} else {
 		progress_ran((double)(mono_ns() - t0) / NS_PER_SEC,
 			     (double)run.elapsed_ns / NS_PER_SEC);
-		report_run(&run, ++*step, steps, s->cfg->runs, s->env.swap_free > 0);
+		print_run_line(&run, ++*step, steps, s->cfg->runs, s->env.swap_free > 0);
 		if (store_run(s, &run, &obs))
 			ret = -2;
 		s->drained[0] = '\0';
@@ -485,7 +485,7 @@ static int enter_config(struct suite *s, uint64_t round, size_t k, int *built)
 	return 0;
 }
 
-/* Back from the configuration running now: 0, or -1 after saying why. */
+/* Back from the configuration running now: 0, or -1 with the reason printed. */
 static int leave_config(struct suite *s)
 {
 	const struct suite_configs *cf = s->configs;
@@ -687,7 +687,7 @@ void suite_init(struct suite *s, struct config *cfg)
 }
 
 /* then the swap planned, the signals caught and the guardian started (not
- * for a dry run): 0, or an exit status after saying why, */
+ * for a dry run): 0, or an exit status, with the reason printed, */
 int suite_start(struct suite *s, int claim_results)
 {
 	int rc = plan_swap(s);

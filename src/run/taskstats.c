@@ -628,7 +628,7 @@ int delays_cgroup_neutral(const char *subtree, char *which, size_t len)
 }
 
 /* Whether a cgroup of the build's below home would leave the contest as it
- * is: 1, or 0 after saying why (once).  In tests/contest-hooked,
+ * is: 1, or 0 with the reason printed (once).  In tests/contest-hooked,
  * CONTEST_TEST_SUBTREE_CONTROL stands in for home's cgroup.subtree_control,
  * for a machine where cpu cannot be enabled in cgroup v2 (bound to v1). */
 static int build_cgroup_neutral(const char *home)

@@ -157,7 +157,7 @@ static char *user_dir(const char *dir, char *why, size_t len)
 }
 
 /* Run argv, untimed: 0 when it succeeded, 1 when it failed (how says how),
- * -1 with why when it could not run or was interrupted. */
+ * -1 with the reason in why when it could not run or was interrupted. */
 static int step(struct workload *w, char **argv, char *how, size_t hlen,
 		char *why, size_t len)
 {

@@ -65,8 +65,9 @@ struct build {
 	pid_t pid;		/* its leader's, once spawned */
 };
 
-/* Split a -w spec: "builtin", "kernel:DIR" or "cmd:DIR".  0 with the kind
- * and *dir (NULL for builtin, pointing into spec otherwise), or -1 with why. */
+/* Split a -w spec: "builtin", "kernel:DIR" or "cmd:DIR".  0 with the kind and
+ * *dir (NULL for builtin, pointing into spec otherwise), or -1 with the reason
+ * in why. */
 int workload_parse(const char *spec, enum workload_kind *kind, const char **dir,
 		   char *why, size_t len);
 /* For `contest load`: only the tree the loads read (ctar_load and xtar_load
@@ -81,14 +82,15 @@ int workload_tree(struct workload *w, const struct workload_config *cfg,
  * also configured here (untimed, once), since its identity depends on the
  * resolved .config.  With cfg->dry_run nothing is written or configured
  * (a kernel's identity then names its --kconfig instead of the hash).
- * 0, or -1 with why. */
+ * Returns 0, or -1 with the reason in why. */
 int workload_init(struct workload *w, const struct workload_config *cfg,
 		  const char *run_dir, unsigned jobs, char *why, size_t len);
-/* Create the tree (untimed; the builtin only).  0, or -1 with why. */
+/* Create the tree (untimed; the builtin only).  Returns 0, or -1 with the
+ * reason in why. */
 int workload_setup(struct workload *w, char *why, size_t len);
-/* Run the clean (argv = w->clean) or the timed build (w->build).  Returns
- * 0 with b filled (b->status says whether it succeeded), or -1 with why
- * when it could not start or a stop signal arrived (then the build has been
+/* Run the clean (argv = w->clean) or the timed build (w->build).  Returns 0
+ * with b filled (b->status says whether it succeeded), or -1 with the reason in
+ * why when it could not start or a stop signal arrived (then the build has been
  * stopped and reaped). */
 int workload_run(struct workload *w, char **argv, struct build *b, char *why, size_t len);
 /* The same, calling started(arg) when its clock starts, just before the
