@@ -21,8 +21,8 @@ struct loadset_opts {
 };
 
 /* Fork c->nprocs processes running c->ops->run, as o says, and wait until
- * every one is ready.  NULL with why when one fails or dies first, or a
- * stop signal arrives (everything is then stopped and reaped). */
+ * every one is ready.  NULL with the reason in why when one fails or dies
+ * first, or a stop signal arrives (everything is then stopped and reaped). */
 struct loadset *loadset_start(const struct loadset_opts *o, struct load_ctx *c, char *why,
 			      size_t len);
 /* Work units completed so far, all processes together. */

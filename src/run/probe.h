@@ -21,8 +21,8 @@ struct probe;
 /* Fork the tasks, one process each, in a process group of their own in
  * contest's session, as loads are forked (loadset_start, with o's grace and
  * ready timeout), at nice 0 and SCHED_OTHER whatever o's nice and session
- * (--load-nice, --load-session) say; wait until they run.  iters_per_us
- * from probe_calibrate().  NULL with why on failure (nothing is left
+ * (--load-nice, --load-session) say; wait until they run.  iters_per_us from
+ * probe_calibrate().  NULL with the reason in why on failure (nothing is left
  * running). */
 struct probe *probe_start(const struct loadset_opts *o, enum probe_profile_id profile,
 			  double iters_per_us, char *why, size_t len);

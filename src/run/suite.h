@@ -35,7 +35,8 @@ struct suite_config {
 struct suite_config_ops {
 	/* configuration i's label and loads */
 	void (*config)(const struct comparison *c, size_t i, struct suite_config *k);
-	/* switch to configuration i, and back: 0, or -1 with the reason in why */
+	/* switch to configuration i, and back: 0, or -1 with the reason in
+	 * why */
 	int (*enter)(struct comparison *c, size_t i, char *why, size_t len);
 	int (*leave)(struct comparison *c, char *why, size_t len);
 	/* before a run (before NULL) and after it (before: what it observed
@@ -63,8 +64,8 @@ struct suite_comparison_ops {
 	void (*start)(struct comparison *c);
 	/* the configuration run k-th in round (1-based) */
 	size_t (*at)(const struct comparison *c, uint64_t round, size_t k);
-	/* whatever ended the suite: back, and the machine restored; 0, or -1
-	 * after saying why */
+	/* whatever ended the suite: back, and the machine restored; returns
+	 * 0, or -1 with the reason printed */
 	int (*end)(struct comparison *c);
 	/* its lines in the suite's plan */
 	void (*print_plan)(const struct comparison *c, uint64_t rounds, FILE *f);
@@ -94,15 +95,15 @@ int suite_over(struct config *cfg, const struct suite_configs *configs);
 int load_main(struct config *cfg);
 /* The work directory a command line names must be one contest can make its
  * own: not the root, a top-level directory of the system or a mount point.
- * 0, or 2 (a bad command line) after saying why and what to give instead
- * (suite-preflight.c). */
+ * Returns 0, or 2 (a bad command line) with the reason and what to give
+ * instead printed (suite-preflight.c). */
 int suite_check_work_dir(const char *dir);
 
 /* The loads' view of the machine and of the user's options. */
 void suite_load_env(const struct config *cfg, const char *tree, struct load_env *e);
 /* A context for ops with scratch dir/NAME and the values of its options
- * (c->opts, from e->values), checked (sizes resolved); NULL with why when
- * the load cannot run here. */
+ * (c->opts, from e->values), checked (sizes resolved); NULL with the reason
+ * in why when the load cannot run here. */
 struct load_ctx *suite_load_ctx(const struct load_env *e, const struct load_ops *ops,
 				const char *dir, char *why, size_t len);
 void suite_load_ctx_free(struct load_ctx *c);

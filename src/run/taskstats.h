@@ -22,7 +22,8 @@ struct delays;
 void delays_suite_begin(void);
 void delays_suite_end(void);
 /* --no-delays: from now on collect nothing (no task_delayacct, no taskstats,
- * no cgroup for the build); every run's figures are absent with why. */
+ * no cgroup for the build); every run's figures are absent, with the reason
+ * in why. */
 void delays_off(const char *why);
 
 /* Whether a cgroup's children compete as their tasks did, with subtree the

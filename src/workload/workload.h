@@ -72,8 +72,8 @@ int workload_parse(const char *spec, enum workload_kind *kind, const char **dir,
 		   char *why, size_t len);
 /* For `contest load`: only the tree the loads read (ctar_load and xtar_load
  * archive it): the builtin tree, generated in run_dir, or the DIR of
- * kernel:DIR or cmd:DIR as it is, neither configured nor built.  0, or -1
- * with why. */
+ * kernel:DIR or cmd:DIR as it is, neither configured nor built.  Returns
+ * 0, or -1 with the reason in why. */
 int workload_tree(struct workload *w, const struct workload_config *cfg,
 		  const char *run_dir, char *why, size_t len);
 
